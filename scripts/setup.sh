@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Installs whatever a fresh machine (Node 20 + npm) lacks: pnpm, the workspace
+# dependencies, Debian ffmpeg and Chromium; then builds every package.
+# Safe to run again: every step is skipped when already satisfied.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PNPM_VERSION=10.34.9
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+apt_install() {
+  # apt_install <command-to-check> <debian-package> [extra apt flags]
+  local cmd=$1 pkg=$2; shift 2
+  if command -v "$cmd" >/dev/null 2>&1; then return 0; fi
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    log "installing Debian package '$pkg'"
+    if [ -z "${ARUS_APT_UPDATED:-}" ]; then
+      DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+      export ARUS_APT_UPDATED=1
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" "$pkg" >/dev/null
+  else
+    log "missing '$cmd': install the Debian package '$pkg' (as root: apt-get update && apt-get install -y $pkg) and run again"
+    exit 1
+  fi
+}
+
+# 1. pnpm, pinned (pnpm 11 needs Node 22; corepack cannot verify signatures here).
+if command -v pnpm >/dev/null 2>&1 && [ "$(pnpm -v 2>/dev/null)" = "$PNPM_VERSION" ]; then
+  PNPM=pnpm
+elif [ -x .tools/node_modules/.bin/pnpm ]; then
+  PNPM="$PWD/.tools/node_modules/.bin/pnpm"
+else
+  log "installing pnpm@$PNPM_VERSION"
+  if npm i -g "pnpm@$PNPM_VERSION" >/dev/null 2>&1 && [ "$(pnpm -v 2>/dev/null)" = "$PNPM_VERSION" ]; then
+    PNPM=pnpm
+  else
+    log "global install not possible; installing pnpm locally into .tools/"
+    npm i --no-save --prefix .tools "pnpm@$PNPM_VERSION" >/dev/null
+    PNPM="$PWD/.tools/node_modules/.bin/pnpm"
+  fi
+fi
+
+# 2. System packages: ffmpeg always; Chromium for the browser tests (ARUS_SKIP_CHROMIUM=1 skips it).
+apt_install ffmpeg ffmpeg --no-install-recommends
+apt_install ffprobe ffmpeg --no-install-recommends
+if [ -z "${ARUS_SKIP_CHROMIUM:-}" ]; then apt_install chromium chromium --no-install-recommends; fi
+
+# 3. Workspace dependencies from the committed lockfile, then the build.
+log "installing workspace dependencies"
+CI=true "$PNPM" install --frozen-lockfile --reporter=silent >&2 || { log "pnpm install failed"; exit 1; }
+log "building"
+"$PNPM" exec tsc -b
+echo "$PNPM"
