@@ -1,0 +1,61 @@
+import type { z } from 'zod'
+import type { RpcErrorReason } from './reasons.js'
+import { HelloReply, HelloRequest, LoginReply, LoginRequest, SessionReply, SessionRequest } from './schema-auth.js'
+import { RegisterReply, RegisterRequest } from './schema-register.js'
+
+/** One row of the method table. */
+export interface MethodSpec<Req extends z.ZodType = z.ZodType, Rep extends z.ZodType = z.ZodType> {
+  /** Request schema (a strict object carrying `v`). */
+  readonly request: Req
+  /** Success reply schema (a strict object carrying `v`). */
+  readonly reply: Rep
+  /** In-band errors this method answers with besides the common ones (too-large, unsupported-version, invalid-request, internal). */
+  readonly errors: readonly RpcErrorReason[]
+  /** One-line description. */
+  readonly summary: string
+}
+
+/**
+ * The panel's RPC method table (spec 1-panel.md "Peer-to-peer RPC"). Everything
+ * else — handler types, client methods, docs checks — derives from it, so a new
+ * method is one more row. The problem-report method is not served yet: until it
+ * is, protomux-rpc itself answers it with 'unknown method'.
+ */
+export const METHODS = {
+  hello: {
+    request: HelloRequest,
+    reply: HelloReply,
+    errors: [],
+    summary: 'hand out a fresh per-connection proof-of-work challenge'
+  },
+  login: {
+    request: LoginRequest,
+    reply: LoginReply,
+    errors: ['bad-pow', 'no-challenge', 'locked'],
+    summary: 'evaluate a blinded OPRF element after a proof of work'
+  },
+  session: {
+    request: SessionRequest,
+    reply: SessionReply,
+    errors: ['unauthorized', 'disabled', 'no-challenge', 'locked'],
+    summary: 'enroll a device and issue a panel-signed session token'
+  },
+  register: {
+    request: RegisterRequest,
+    reply: RegisterReply,
+    errors: ['unknown-publisher', 'revoked', 'out-of-scope', 'unauthorized', 'stale'],
+    summary: 'publish or update a catalog record from a signed payload'
+  }
+} as const satisfies Record<string, MethodSpec>
+
+/** A method name of {@link METHODS}. */
+export type RpcMethod = keyof typeof METHODS
+/** Parsed request type of method `M`. */
+export type RpcRequest<M extends RpcMethod> = z.infer<(typeof METHODS)[M]['request']>
+/** Success reply type of method `M`. */
+export type RpcReply<M extends RpcMethod> = z.infer<(typeof METHODS)[M]['reply']>
+
+/** True when `name` is a method of {@link METHODS} (own key, so '__proto__' is not). */
+export function isRpcMethod (name: string): name is RpcMethod {
+  return Object.hasOwn(METHODS, name)
+}

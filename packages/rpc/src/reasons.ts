@@ -1,0 +1,48 @@
+import { z } from 'zod'
+import { MAX_DETAIL_CHARS, PROTOCOL_VERSION } from './constants.js'
+
+/**
+ * Every in-band error string a responder may put in `{ error }`, with a
+ * one-line meaning. docs/rpc-protocol.md lists each one (a test checks it).
+ * Spec: 1-panel.md "Peer-to-peer RPC", "Errors" (register rows).
+ */
+export const RPC_ERROR_REASONS = {
+  'too-large': 'the raw request exceeded the size cap and was not parsed',
+  'unsupported-version': 'the request carried a protocol version `v` other than 1',
+  'invalid-request': 'the request was not a JSON object matching the method\'s schema (see `detail`)',
+  internal: 'the panel failed while handling a valid request; retrying later may work',
+  'bad-pow': 'the proof-of-work nonce does not reach the difficulty for the current challenge',
+  'no-challenge': 'no unused challenge on this connection: call hello (or login) first',
+  locked: 'too many attempts; retry after `retryAfter` seconds',
+  unauthorized: 'a signature did not verify (session: auth or device signature; register: payload signature)',
+  disabled: 'the account is disabled',
+  'unknown-publisher': 'the register payload names a publisher that is not enrolled',
+  revoked: 'the register payload\'s publisher is revoked',
+  'out-of-scope': 'the register streamId matches none of the publisher\'s scope globs',
+  stale: 'the register payload\'s ts is not newer than the last accepted one for the stream, or too far from the panel clock (replay guard)'
+} as const
+
+/** An in-band error string; see {@link RPC_ERROR_REASONS}. */
+export type RpcErrorReason = keyof typeof RPC_ERROR_REASONS
+
+const reasonList = Object.keys(RPC_ERROR_REASONS) as [RpcErrorReason, ...RpcErrorReason[]]
+
+/** Reasons any method may return, whatever its own list says. */
+export const COMMON_ERROR_REASONS = ['too-large', 'unsupported-version', 'invalid-request', 'internal'] as const satisfies readonly RpcErrorReason[]
+
+/**
+ * An in-band error reply: `{ v: 1, error, retryAfter?, detail? }`. `locked`
+ * requires `retryAfter` (whole seconds).
+ */
+export const ErrorReply = z.strictObject({
+  v: z.literal(PROTOCOL_VERSION),
+  error: z.enum(reasonList),
+  retryAfter: z.number().int().min(0).optional(),
+  detail: z.string().max(MAX_DETAIL_CHARS).optional()
+}).refine((r) => r.error !== 'locked' || r.retryAfter !== undefined, {
+  message: 'locked requires retryAfter', path: ['retryAfter']
+})
+export type ErrorReply = z.infer<typeof ErrorReply>
+
+/** What a handler returns to answer with an in-band error (`v` is added for it). */
+export type RpcErrorBody = Omit<ErrorReply, 'v'> & { v?: typeof PROTOCOL_VERSION }

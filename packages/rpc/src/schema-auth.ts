@@ -1,0 +1,55 @@
+import { z } from 'zod'
+import { Count, EpochMs, Hex32, Hex64, Username, Version } from './schema-common.js'
+
+// Viewer login methods. Spec: 1-panel.md "Peer-to-peer RPC" (hello, login,
+// session) and "Authentication" 6; ARCHITECTURE.md "Login".
+
+/** `hello` request: `{ v }`. */
+export const HelloRequest = z.strictObject({ v: Version })
+export type HelloRequest = z.infer<typeof HelloRequest>
+
+/** `hello` reply: a fresh per-connection proof-of-work challenge and its difficulty in leading zero bits. */
+export const HelloReply = z.strictObject({
+  v: Version,
+  challenge: Hex32,
+  difficulty: z.number().int().min(0).max(32)
+})
+export type HelloReply = z.infer<typeof HelloReply>
+
+/** `login` request: the blinded OPRF element (ristretto255, RFC 9497) plus the proof-of-work nonce. */
+export const LoginRequest = z.strictObject({
+  v: Version,
+  username: Username,
+  blinded: Hex32,
+  powNonce: z.string().regex(/^(?:[0-9a-f]{2}){1,32}$/, 'expected lowercase hex of 1-32 bytes')
+})
+export type LoginRequest = z.infer<typeof LoginRequest>
+
+/** `login` reply: the blinded evaluation and the challenge the session signatures cover. */
+export const LoginReply = z.strictObject({
+  v: Version,
+  evaluated: Hex32,
+  sessionChallenge: Hex32
+})
+export type LoginReply = z.infer<typeof LoginReply>
+
+/** `session` request: device enrollment signed by the user's auth key and the device key. */
+export const SessionRequest = z.strictObject({
+  v: Version,
+  username: Username,
+  deviceId: Hex32,
+  label: z.string().max(64).optional(),
+  authSig: Hex64,
+  deviceSig: Hex64
+})
+export type SessionRequest = z.infer<typeof SessionRequest>
+
+/** `session` reply: the panel-signed session token. */
+export const SessionReply = z.strictObject({
+  v: Version,
+  token: z.string().min(1).max(8192),
+  expiresAt: EpochMs,
+  tokenVersion: Count,
+  deviceCount: Count
+})
+export type SessionReply = z.infer<typeof SessionReply>
