@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { MAX_REGISTER_PAYLOAD_BYTES, PROTOCOL_VERSION } from './constants.js'
 import { describeIssues } from './detail.js'
 import { RpcError } from './errors.js'
-import { EpochMs, Hex32, isWellFormedText, Version } from './schema-common.js'
+import { EpochMs, Hex32, isWellFormedText, text, Version } from './schema-common.js'
 import { isJsonObject, utf8Encode, utf8Length } from './text.js'
 
 // Spec: 1-panel.md "Catalog record" (field rules, rule 7 for stream ids),
@@ -17,16 +17,16 @@ import { isJsonObject, utf8Encode, utf8Length } from './text.js'
 export const RegisterPayload = z.strictObject({
   v: Version,
   streamId: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'expected 1-64 of A-Z a-z 0-9 _ . -'),
-  publisher: z.string().min(1).max(64).optional(),
+  publisher: text(1, 64).optional(),
   type: z.enum(['live', 'vod']).default('live'),
   feedKey: Hex32.nullable(),
   isLive: z.boolean().optional(),
   durationSec: z.number().min(0).nullable().optional(),
   status: z.enum(['available', 'unavailable']).optional(),
   key: Hex32,
-  title: z.string().max(200).optional(),
-  description: z.string().max(4000).optional(),
-  category: z.array(z.string().min(1).max(64)).max(16).optional(),
+  title: text(0, 200).optional(),
+  description: text(0, 4000).optional(),
+  category: z.array(text(1, 64)).max(16).optional(),
   ts: EpochMs
 }).superRefine((p, ctx) => {
   if (p.type === 'live') {

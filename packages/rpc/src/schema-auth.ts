@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { Count, EpochMs, Hex32, Hex64, Username, Version } from './schema-common.js'
+import { Count, EpochMs, Hex32, Hex64, text, Username, Version } from './schema-common.js'
 
 // Viewer login methods. Spec: 1-panel.md "Peer-to-peer RPC" (hello, login,
 // session) and "Authentication" 6; ARCHITECTURE.md "Login".
@@ -38,7 +38,7 @@ export const SessionRequest = z.strictObject({
   v: Version,
   username: Username,
   deviceId: Hex32,
-  label: z.string().max(64).optional(),
+  label: text(0, 64).optional(),
   authSig: Hex64,
   deviceSig: Hex64
 })

@@ -14,8 +14,16 @@ export const Hex64 = hexBytes(64)
 /** The `v` field every request and reply carries. */
 export const Version = z.literal(PROTOCOL_VERSION)
 
+/**
+ * A string of `min`–`max` UTF-16 units with no lone surrogate, so it has one
+ * UTF-8 form wherever it is stored or signed.
+ */
+export function text (min: number, max: number): z.ZodString {
+  return z.string().min(min).max(max).refine(isWellFormedText, 'contains a lone surrogate')
+}
+
 /** A username as the RPC carries it: 1–64 characters (the panel applies its own rules). */
-export const Username = z.string().min(1).max(64)
+export const Username = text(1, 64)
 
 /** Whole, non-negative, safe integer. */
 export const Count = z.number().int().min(0)
