@@ -1,0 +1,46 @@
+import {
+  boxKeyPair, computeVerifier, deriveAuthKeyPair, deriveRwd, deriveUserOprfKey, deriveWrapKey,
+  newSalt, oprf, sealGrant, sealSecret, toHex, fromHex
+} from '@arus/crypto'
+import type { UserRecord } from '@arus/catalog'
+import type { PanelContext } from './context.js'
+import { PanelError } from './errors.js'
+
+/** The password-derived part of a user record (spec 1 "User record"; ARCHITECTURE "Login"). */
+export type AccountSecrets = Pick<UserRecord, 'salt' | 'verifier' | 'argon' | 'pub' | 'encPriv' | 'authPub'>
+
+/**
+ * Derives everything a password determines. The panel can evaluate the OPRF directly
+ * because it holds the per-user key; the viewer reaches the same rwd blindly at login.
+ * A fresh X25519 keypair is minted each time, so callers must re-seal grants to `pub`.
+ */
+export async function deriveAccountSecrets (ctx: Pick<PanelContext, 'identity' | 'settings'>, username: string, password: string): Promise<AccountSecrets> {
+  if (password.length === 0) throw PanelError.invalid('password must not be empty')
+  if (password.length > 1024) throw PanelError.invalid('password must be at most 1024 characters')
+  const sk = deriveUserOprfKey(ctx.identity.oprfSeed, username)
+  const rwd = deriveRwd(oprf.evaluate(sk, new TextEncoder().encode(password)))
+  const salt = newSalt()
+  const argon = { ...ctx.settings.argon }
+  const verifier = await computeVerifier(rwd, salt, argon)
+  const box = boxKeyPair()
+  const auth = deriveAuthKeyPair(rwd)
+  return {
+    salt: toHex(salt),
+    verifier: toHex(verifier),
+    argon,
+    pub: toHex(box.publicKey),
+    encPriv: sealSecret(deriveWrapKey(rwd), box.secretKey),
+    authPub: toHex(auth.publicKey)
+  }
+}
+
+/** Seals each listed stream's key (from `keys`, id → hex) to `pubHex`; ids without a stored key are dropped. */
+export function sealGrants (keys: Record<string, string>, pubHex: string, streamIds: Iterable<string>): Record<string, string> {
+  const pub = fromHex(pubHex, 32)
+  const wrapped: Record<string, string> = {}
+  for (const id of [...new Set(streamIds)].sort()) {
+    const key = keys[id]
+    if (key) wrapped[id] = sealGrant(fromHex(key, 32), pub)
+  }
+  return wrapped
+}

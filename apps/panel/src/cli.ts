@@ -1,0 +1,47 @@
+import { Command, CommanderError } from 'commander'
+import { isArusError, onShutdown } from '@arus/service'
+import { cliBase } from './cli/context.js'
+import { identityCommands } from './cli/identity-commands.js'
+import type { CliIO } from './cli/io.js'
+import { registryCommands } from './cli/registry-commands.js'
+import { streamCommands } from './cli/stream-commands.js'
+import { userCommands } from './cli/user-commands.js'
+import { startPanel } from './daemon.js'
+
+/** Builds the `arus-panel` program; nothing runs until `parseAsync`. */
+export function buildProgram (io: CliIO): Command {
+  const program = new Command('arus-panel')
+    .description('Arus panel: the signed catalog, accounts, grants and publishers. Configuration comes from the environment (docs/panel.md).')
+    .option('--json', 'print results as JSON')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+  const json = () => program.opts<{ json?: boolean }>().json === true
+
+  program.command('run').description('run the panel daemon until SIGINT/SIGTERM')
+    .action(async () => {
+      const { config, log } = cliBase({ ...io, env: { LOG_LEVEL: 'info', ...io.env } })
+      const panel = await startPanel(config, log)
+      // Runs until a signal; the shutdown closes the swarm and the store, then exits.
+      onShutdown(log, [() => panel.close()])
+      await new Promise<never>(() => {})
+    })
+  identityCommands(program, io, json)
+  userCommands(program, io, json)
+  streamCommands(program, io, json)
+  registryCommands(program, io, json)
+  program.action(() => { program.outputHelp() })
+  return program
+}
+
+/** Runs one command line; resolves to the exit code (0 ok, 1 failure, 2 usage). */
+export async function runCli (argv: string[], io: CliIO = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }): Promise<number> {
+  try {
+    await buildProgram(io).parseAsync(argv)
+    return 0
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2
+    const code = isArusError(err) || (err as { code?: unknown }).code ? `[${String((err as { code?: unknown }).code)}] ` : ''
+    io.stderr.write(`error: ${code}${(err as Error).message}\n`)
+    return 1
+  }
+}

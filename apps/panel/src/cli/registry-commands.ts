@@ -1,0 +1,45 @@
+import type { Command } from 'commander'
+import { PanelError } from '../errors.js'
+import { addAdmin, listAdmins, removeAdmin, setAdminPassword } from '../ops/admins.js'
+import { addPublisher, listPublishers, removePublisher, setPublisherScopes, setPublisherStatus } from '../ops/publishers.js'
+import { withRegistries } from './context.js'
+import { print, readSecretLine, type CliIO } from './io.js'
+
+const globs = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean)
+
+/** Admins and publishers: private registries only, so they work beside a running panel. */
+export function registryCommands (program: Command, io: CliIO, json: () => boolean): void {
+  const out = (value: unknown, human?: string) => print(io, json(), value, human)
+  const password = async () => {
+    const pw = await readSecretLine(io, 'password: ')
+    if (!pw) throw new PanelError('PANEL_NO_PASSWORD')
+    return pw
+  }
+
+  program.command('add-admin <name>').description('add an admin account for the HTTP API (password from the prompt or stdin)')
+    .action(async (name: string) => { const pw = await password(); out(await withRegistries(io, (ctx) => addAdmin(ctx, { name, password: pw })), `admin ${name} added`) })
+  program.command('remove-admin <name>').description('remove an admin account')
+    .action(async (name: string) => { await withRegistries(io, (ctx) => removeAdmin(ctx, name)); out({ removed: name }, `admin ${name} removed`) })
+  program.command('set-admin-password <name>').description("rotate an admin's password (ends its sessions)")
+    .action(async (name: string) => { const pw = await password(); out(await withRegistries(io, (ctx) => setAdminPassword(ctx, name, pw)), `password of admin ${name} rotated`) })
+  program.command('list-admins').description('admin accounts')
+    .action(async () => { const a = await withRegistries(io, (ctx) => listAdmins(ctx)); out(a, a.map((x) => x.name).join('\n') || '(no admins)') })
+
+  program.command('add-publisher <name>').description('enroll a publishing site: prints its secret key once (its PUBLISHER_KEY)')
+    .option('--scopes <globs>', 'comma-separated stream-id globs', '*')
+    .action(async (name: string, o: { scopes: string }) => {
+      const p = await withRegistries(io, (ctx) => addPublisher(ctx, { name, scopes: globs(o.scopes) }))
+      out(p, `publisher ${name} enrolled (scopes ${p.scopes.join(',')})\nPUBLISHER_NAME=${name}\nPUBLISHER_KEY=${p.secretKey}  (secret, shown once)`)
+    })
+  program.command('list-publishers').description('enrolled publishers')
+    .action(async () => {
+      const list = await withRegistries(io, (ctx) => listPublishers(ctx))
+      out(list, list.map((p) => `${p.name}  ${p.status}  scopes ${p.scopes.join(',')}`).join('\n') || '(no publishers)')
+    })
+  program.command('remove-publisher <name>').description('hard-delete an enrollment')
+    .action(async (name: string) => { await withRegistries(io, (ctx) => removePublisher(ctx, name)); out({ removed: name }, `publisher ${name} removed`) })
+  program.command('set-publisher-scopes <name> <globs>').description('replace the scope globs (comma-separated)')
+    .action(async (name: string, g: string) => out(await withRegistries(io, (ctx) => setPublisherScopes(ctx, name, globs(g))), `scopes of ${name} set`))
+  program.command('set-publisher-status <name> <status>').description('active or revoked')
+    .action(async (name: string, s: string) => out(await withRegistries(io, (ctx) => setPublisherStatus(ctx, name, s)), `publisher ${name} is ${s}`))
+}

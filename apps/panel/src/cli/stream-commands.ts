@@ -1,0 +1,59 @@
+import { readFile } from 'node:fs/promises'
+import { extname } from 'node:path'
+import type { Command } from 'commander'
+import { PanelError } from '../errors.js'
+import { uploadArt } from '../ops/art.js'
+import { addStream, deleteStream, setMeta, type StreamMetaPatch } from '../ops/streams.js'
+import { withStore } from './context.js'
+import { print, type CliIO } from './io.js'
+
+const categories = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean)
+
+function parseOrder (v: string): number | null {
+  if (v === 'null' || v === '') return null
+  if (!/^\d+$/.test(v)) throw PanelError.invalid('order must be 0-9999 or null')
+  return Number(v)
+}
+
+function parseBool (name: string, v: string): boolean {
+  if (v === 'true' || v === '1') return true
+  if (v === 'false' || v === '0') return false
+  throw PanelError.invalid(`${name} must be true or false`)
+}
+
+/** Streams and art (spec 1 Admin CLI). The CLI has no redirect URL option (spec). */
+export function streamCommands (program: Command, io: CliIO, json: () => boolean): void {
+  program.command('add-stream <id>').description('register a stream and generate its key (printed once)')
+    .option('--title <title>').option('--category <list>', 'comma-separated categories')
+    .option('--feed <feedKey>', 'feed key (hex)').option('--key <hex>', 'use this stream key instead of generating one')
+    .action(async (id: string, o: { title?: string; category?: string; feed?: string; key?: string }) => {
+      const r = await withStore(io, (ctx) => addStream(ctx, {
+        id, title: o.title, category: o.category === undefined ? undefined : categories(o.category), feedKey: o.feed, key: o.key
+      }))
+      print(io, json(), r, `stream ${id} added\nstream key (secret, shown once): ${r.key}`)
+    })
+  program.command('delete-stream <id>').description('full purge: record, key, grants, art')
+    .action(async (id: string) => { await withStore(io, (ctx) => deleteStream(ctx, id)); print(io, json(), { deleted: id }, `stream ${id} purged`) })
+  program.command('set-meta <id>').description('update metadata; an empty --epg-url or --epg-id clears the EPG pair')
+    .option('--title <title>').option('--description <text>').option('--category <list>')
+    .option('--featured <bool>').option('--order <n>', '0-9999 or null')
+    .option('--epg-url <url>').option('--epg-id <id>')
+    .action(async (id: string, o: Record<string, string | undefined>) => {
+      const patch: StreamMetaPatch = {}
+      if (o.title !== undefined) patch.title = o.title
+      if (o.description !== undefined) patch.description = o.description
+      if (o.category !== undefined) patch.category = categories(o.category)
+      if (o.featured !== undefined) patch.featured = parseBool('featured', o.featured)
+      if (o.order !== undefined) patch.order = parseOrder(o.order)
+      if (o.epgUrl !== undefined) patch.epgUrl = o.epgUrl
+      if (o.epgId !== undefined) patch.epgId = o.epgId
+      if (Object.keys(patch).length === 0) throw PanelError.invalid('nothing to change: give at least one option')
+      print(io, json(), await withStore(io, (ctx) => setMeta(ctx, id, patch)), `stream ${id} updated`)
+    })
+  program.command('upload-art <id> <kind> <file>').description('add art (poster, backdrop or logo) to the assets drive')
+    .action(async (id: string, kind: string, file: string) => {
+      const bytes = await readFile(file)
+      const r = await withStore(io, (ctx) => uploadArt(ctx, id, kind, bytes, extname(file)))
+      print(io, json(), r, `${kind} of ${id}: ${r.path}`)
+    })
+}

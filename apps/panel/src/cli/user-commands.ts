@@ -1,0 +1,68 @@
+import type { Command } from 'commander'
+import { PanelError } from '../errors.js'
+import { allUsers, grant, revoke } from '../ops/grants.js'
+import * as users from '../ops/users.js'
+import { listStreams } from '../ops/streams.js'
+import { withStore } from './context.js'
+import { print, readSecretLine, type CliIO } from './io.js'
+
+async function password (io: CliIO): Promise<string> {
+  const pw = await readSecretLine(io, 'password: ')
+  if (!pw) throw new PanelError('PANEL_NO_PASSWORD')
+  return pw
+}
+
+function parseCount (value: string): number {
+  if (!/^\d+$/.test(value)) throw PanelError.invalid(`"${value.slice(0, 20)}" is not a whole number`)
+  return Number(value)
+}
+
+/** Viewer accounts, grants and devices (spec 1 Admin CLI). */
+export function userCommands (program: Command, io: CliIO, json: () => boolean): void {
+  const out = (value: unknown, human?: string) => print(io, json(), value, human)
+
+  program.command('create-user <username>').description('create a viewer account (password from the prompt or stdin)')
+    .action(async (u: string) => {
+      users.parseUsername(u)
+      const pw = await password(io)
+      out(await withStore(io, (ctx) => users.createUser(ctx, { username: u, password: pw })), `user ${u} created`)
+    })
+  program.command('set-password <username>').description('rotate a password: re-seals grants, ends every session')
+    .action(async (u: string) => {
+      const pw = await password(io)
+      out(await withStore(io, (ctx) => users.setPassword(ctx, u, pw)), `password of ${u} rotated`)
+    })
+  program.command('set-status <username> <status>').description('active or disabled (disabling revokes sessions)')
+    .action(async (u: string, s: string) => {
+      if (s !== 'active' && s !== 'disabled') throw PanelError.invalid('status must be active or disabled')
+      out(await withStore(io, (ctx) => users.setStatus(ctx, u, s)), `${u} is ${s}`)
+    })
+  program.command('delete-user <username>').description('delete the account record')
+    .action(async (u: string) => { await withStore(io, (ctx) => users.deleteUser(ctx, u)); out({ deleted: u }, `user ${u} deleted`) })
+  program.command('grant <username> <stream>').description('grant a stream (seals its key to the user)')
+    .action(async (u: string, s: string) => out(await withStore(io, (ctx) => grant(ctx, u, s)), `granted ${s} to ${u}`))
+  program.command('revoke <username> <stream>').description('remove a grant')
+    .action(async (u: string, s: string) => out(await withStore(io, (ctx) => revoke(ctx, u, s)), `revoked ${s} from ${u}`))
+  program.command('set-max-devices <username> <n>').description('set the concurrent device limit (ends sessions)')
+    .action(async (u: string, n: string) => out(await withStore(io, (ctx) => users.setMaxDevices(ctx, u, parseCount(n))), `${u} may use ${n} devices`))
+  program.command('list-devices <username>').description('enrolled devices')
+    .action(async (u: string) => {
+      const devices = await withStore(io, (ctx) => users.listDevices(ctx, u))
+      out(devices, devices.map((d) => `${d.deviceId}  ${d.label || '-'}  enrolled ${new Date(d.enrolledAt).toISOString()}  v${d.tokenVersion}`).join('\n') || '(no devices)')
+    })
+  program.command('logout-device <username> <deviceId>').description('drop one enrollment (no tokenVersion bump)')
+    .action(async (u: string, d: string) => { await withStore(io, (ctx) => users.logoutDevice(ctx, u, d)); out({ dropped: d }, `device dropped`) })
+  program.command('logout-all <username>').description('bump tokenVersion: every session fails its next online check')
+    .action(async (u: string) => out(await withStore(io, (ctx) => users.logoutAll(ctx, u)), `all sessions of ${u} ended`))
+  program.command('list').description('users and streams')
+    .action(async () => {
+      const result = await withStore(io, async (ctx) => {
+        const all = []
+        for await (const { username, record } of allUsers(ctx)) all.push(users.summarizeUser(username, record))
+        return { users: all, streams: await listStreams(ctx) }
+      })
+      const lines = ['users:', ...result.users.map((u) => `  ${u.username}  ${u.status}  grants: ${u.grants.join(',') || '-'}`),
+        'streams:', ...result.streams.map((s) => `  ${s.id}  ${s.type}  ${s.status}  ${s.redirect ? `redirect ${s.url}` : `feed ${s.feedKey ?? '-'}`}  "${s.title}"`)]
+      out(result, lines.join('\n'))
+    })
+}

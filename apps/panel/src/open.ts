@@ -1,0 +1,54 @@
+import Corestore from 'corestore'
+import Hyperdrive from 'hyperdrive'
+import { createCatalogWriter } from '@arus/catalog'
+import { toHex } from '@arus/crypto'
+import type { Logger } from '@arus/service'
+import type { PanelContext, PanelSettings } from './context.js'
+import { PanelError } from './errors.js'
+import { loadIdentity } from './identity.js'
+import { panelPaths } from './paths.js'
+import { openRegistries } from './registries.js'
+
+/** An opened panel: the context operations run against, plus what must be closed. */
+export interface OpenPanel { ctx: PanelContext; store: Corestore; close(): Promise<void> }
+
+/** Opens the store; another process holding it is reported as ELOCKED (spec 1 "What the service does" 7). */
+export async function openStore (dir: string): Promise<Corestore> {
+  const store = new Corestore(dir)
+  try {
+    await store.ready()
+    return store
+  } catch (err) {
+    await store.close().catch(() => {})
+    if (/lock/i.test((err as Error).message)) throw new PanelError('PANEL_ELOCKED')
+    throw err
+  }
+}
+
+export async function openPanel (dataDir: string, settings: PanelSettings, log: Logger): Promise<OpenPanel> {
+  const paths = panelPaths(dataDir)
+  const identity = await loadIdentity(paths)
+  const store = await openStore(paths.store)
+  try {
+    const catalog = createCatalogWriter({ store, keyPair: { publicKey: identity.publicKey, secretKey: identity.secretKey } })
+    await catalog.ready()
+    const assets = new Hyperdrive(store.namespace('assets'))
+    await assets.ready()
+    const meta = await catalog.getMeta('panel')
+    const wanted = { v: 1 as const, assetsKey: toHex(assets.key), serviceName: settings.serviceName }
+    if (!meta || meta.assetsKey !== wanted.assetsKey || meta.serviceName !== wanted.serviceName) await catalog.putMeta('panel', wanted)
+    const ctx: PanelContext = { paths, settings, identity, catalog, registries: openRegistries(paths), assets, log, now: Date.now }
+    return {
+      ctx,
+      store,
+      async close () {
+        await assets.close().catch(() => {})
+        await catalog.close().catch(() => {})
+        await store.close()
+      }
+    }
+  } catch (err) {
+    await store.close().catch(() => {})
+    throw err
+  }
+}

@@ -1,0 +1,50 @@
+import { blake2b256, toHex } from '@arus/crypto'
+import type { PanelContext } from '../context.js'
+import { PanelError } from '../errors.js'
+import { parseStreamId, setMeta } from './streams.js'
+
+/** Art lives content-addressed in the assets drive: `assets/<blake2b-256 hex>.<ext>`. */
+
+export const ART_KINDS = ['poster', 'backdrop', 'logo'] as const
+export type ArtKind = typeof ART_KINDS[number]
+export const ART_EXTENSIONS = ['png', 'jpg', 'jpeg', 'webp', 'gif', 'svg'] as const
+/** Same cap as the tool server's art upload (spec 2 Limits). */
+export const MAX_ART_BYTES = 10 * 1024 * 1024
+
+const ASSET_PATH = /^assets\/[0-9a-f]{64}\.(png|jpg|jpeg|webp|gif|svg)$/
+
+export async function uploadArt (ctx: PanelContext, streamId: string, kind: string, bytes: Uint8Array, ext: string): Promise<{ path: string }> {
+  const id = parseStreamId(streamId)
+  if (!(ART_KINDS as readonly string[]).includes(kind)) throw PanelError.invalid('art kind must be poster, backdrop or logo')
+  const e = ext.toLowerCase().replace(/^\./, '')
+  if (!(ART_EXTENSIONS as readonly string[]).includes(e)) throw PanelError.invalid(`art extension must be one of ${ART_EXTENSIONS.join(', ')}`)
+  if (bytes.byteLength === 0 || bytes.byteLength > MAX_ART_BYTES) throw PanelError.invalid('art must be 1 byte to 10 MiB')
+  if (!(await ctx.catalog.getStream(id))) throw PanelError.notFound(`stream "${id}"`)
+  const path = `assets/${toHex(blake2b256(bytes))}.${e}`
+  if (!(await ctx.assets.entry('/' + path))) await ctx.assets.put('/' + path, bytes)
+  const before = await ctx.catalog.getStream(id)
+  const old = before?.[kind as ArtKind]
+  await setMeta(ctx, id, { [kind]: path })
+  if (old && old !== path) await purgeUnusedArt(ctx, [old])
+  return { path }
+}
+
+export async function readArt (ctx: PanelContext, path: string): Promise<Uint8Array> {
+  if (!ASSET_PATH.test(path)) throw PanelError.notFound(`asset "${path.slice(0, 100)}"`)
+  const bytes = await ctx.assets.get('/' + path)
+  if (!bytes) throw PanelError.notFound(`asset "${path}"`)
+  return bytes
+}
+
+/** Removes drive files among `paths` that no catalog record references any more. */
+export async function purgeUnusedArt (ctx: PanelContext, paths: string[]): Promise<void> {
+  const candidates = new Set(paths.filter((p) => ASSET_PATH.test(p)))
+  if (candidates.size === 0) return
+  for (const { record } of await ctx.catalog.listStreams()) {
+    for (const p of [record.poster, record.backdrop, record.logo]) candidates.delete(p)
+  }
+  for (const p of candidates) {
+    await ctx.assets.clear('/' + p).catch(() => null)
+    await ctx.assets.del('/' + p)
+  }
+}

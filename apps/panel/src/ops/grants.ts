@@ -1,0 +1,63 @@
+import type { UserRecord } from '@arus/catalog'
+import { fromHex, sealGrant } from '@arus/crypto'
+import type { PanelContext } from '../context.js'
+import { PanelError } from '../errors.js'
+import { parseStreamId } from './streams.js'
+import { modify, parseUsername } from './users.js'
+
+/** Grants: wrapped[streamId] = crypto_box_seal(streamKey, user.pub), materialized without the password. */
+
+export async function * allUsers (ctx: PanelContext): AsyncGenerator<{ username: string; record: UserRecord }> {
+  let after: string | undefined
+  for (let pages = 0; pages < 1_000_000; pages++) {
+    const page = await ctx.catalog.listUsers({ after, limit: 500 })
+    yield * page.users
+    if (!page.next) return
+    after = page.next
+  }
+}
+
+export async function grant (ctx: PanelContext, username: string, streamId: string): Promise<{ changed: boolean }> {
+  parseUsername(username)
+  const id = parseStreamId(streamId)
+  const key = await ctx.registries.streamKeys.get(id)
+  if (!(await ctx.catalog.getStream(id)) || !key) throw PanelError.notFound(`stream "${id}"`)
+  let changed = false
+  await modify(ctx, username, (u) => {
+    if (Object.hasOwn(u.wrapped, id)) return u
+    changed = true
+    return { ...u, wrapped: { ...u.wrapped, [id]: sealGrant(fromHex(key, 32), fromHex(u.pub, 32)) } }
+  })
+  if (changed) ctx.log.info({ event: 'grant.added', username, streamId: id }, 'grant added')
+  return { changed }
+}
+
+export async function revoke (ctx: PanelContext, username: string, streamId: string): Promise<{ changed: boolean }> {
+  const id = parseStreamId(streamId)
+  let changed = false
+  await modify(ctx, username, (u) => {
+    if (!Object.hasOwn(u.wrapped, id)) return u
+    changed = true
+    const { [id]: _gone, ...wrapped } = u.wrapped
+    return { ...u, wrapped }
+  })
+  if (changed) ctx.log.info({ event: 'grant.removed', username, streamId: id }, 'grant removed')
+  return { changed }
+}
+
+/**
+ * A stream's key changed (a register carried a new one): re-seal it for every holder so
+ * existing grants keep working. Documented in docs/panel.md.
+ */
+export async function resealStream (ctx: PanelContext, streamId: string, keyHex: string): Promise<number> {
+  let n = 0
+  for await (const { username, record } of allUsers(ctx)) {
+    if (!Object.hasOwn(record.wrapped, streamId)) continue
+    await ctx.catalog.updateUser(username, (u) => {
+      if (!u || !Object.hasOwn(u.wrapped, streamId)) return undefined
+      n++
+      return { ...u, wrapped: { ...u.wrapped, [streamId]: sealGrant(fromHex(keyHex, 32), fromHex(u.pub, 32)) } }
+    })
+  }
+  return n
+}

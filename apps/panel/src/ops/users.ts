@@ -1,0 +1,111 @@
+import { Username, type UserRecord } from '@arus/catalog'
+import type { PanelContext } from '../context.js'
+import { deriveAccountSecrets, sealGrants } from '../account-keys.js'
+import { PanelError } from '../errors.js'
+
+/** Admin operations on viewer accounts (spec 1 "Users" routes and Admin CLI). Shared by CLI and HTTP. */
+
+export type UserSummary = Omit<UserRecord, 'salt' | 'verifier' | 'encPriv' | 'wrapped' | 'authPub'> & {
+  username: string
+  grants: string[]
+}
+
+export function summarizeUser (username: string, u: UserRecord): UserSummary {
+  const { salt: _s, verifier: _v, encPriv: _e, wrapped, authPub: _a, ...rest } = u
+  return { username, ...rest, grants: Object.keys(wrapped).sort() }
+}
+
+export function parseUsername (value: string): string {
+  const r = Username.safeParse(value)
+  if (!r.success) throw PanelError.invalid(`invalid username "${value.slice(0, 64)}": 1-64 letters, digits, _ . - @`)
+  return r.data
+}
+
+async function mustGet (ctx: PanelContext, username: string): Promise<UserRecord> {
+  const u = await ctx.catalog.getUser(parseUsername(username))
+  if (!u) throw PanelError.notFound(`user "${username}"`)
+  return u
+}
+
+export async function createUser (ctx: PanelContext, input: { username: string; password: string }): Promise<UserSummary> {
+  const username = parseUsername(input.username)
+  const secrets = await deriveAccountSecrets(ctx, username, input.password)
+  let created: UserRecord | null = null
+  await ctx.catalog.updateUser(username, (current) => {
+    if (current) throw PanelError.exists(`user "${username}"`)
+    created = { v: 1, ...secrets, wrapped: {}, devices: [], tokenVersion: 0, maxDevices: ctx.settings.defaultMaxDevices, status: 'active' }
+    return created
+  })
+  ctx.log.info({ event: 'user.created', username }, 'user created')
+  return summarizeUser(username, created!)
+}
+
+export async function getUser (ctx: PanelContext, username: string): Promise<UserSummary> {
+  return summarizeUser(username, await mustGet(ctx, username))
+}
+
+export async function listUsers (ctx: PanelContext, q: { prefix?: string; after?: string; limit?: number } = {}): Promise<{ users: UserSummary[]; next: string | null }> {
+  const page = await ctx.catalog.listUsers(q)
+  return { users: page.users.map(({ username, record }) => summarizeUser(username, record)), next: page.next }
+}
+
+export async function deleteUser (ctx: PanelContext, username: string): Promise<void> {
+  await mustGet(ctx, username)
+  await ctx.catalog.deleteUser(username)
+  ctx.log.info({ event: 'user.deleted', username }, 'user deleted')
+}
+
+/** Rotates the password: new verifier and keypair, grants re-sealed to the new key, every session ended. */
+export async function setPassword (ctx: PanelContext, username: string, password: string): Promise<UserSummary> {
+  await mustGet(ctx, username)
+  const secrets = await deriveAccountSecrets(ctx, username, password)
+  const keys = await ctx.registries.streamKeys.all()
+  return summarizeUser(username, await modify(ctx, username, (u) => ({
+    ...u,
+    ...secrets,
+    wrapped: sealGrants(keys, secrets.pub, Object.keys(u.wrapped)),
+    tokenVersion: u.tokenVersion + 1
+  })))
+}
+
+export async function setStatus (ctx: PanelContext, username: string, status: 'active' | 'disabled'): Promise<UserSummary> {
+  if (status !== 'active' && status !== 'disabled') throw PanelError.invalid('status must be active or disabled')
+  return summarizeUser(username, await modify(ctx, username, (u) => u.status === status ? u : { ...u, status, tokenVersion: status === 'disabled' ? u.tokenVersion + 1 : u.tokenVersion }))
+}
+
+export async function setMaxDevices (ctx: PanelContext, username: string, maxDevices: number): Promise<UserSummary> {
+  if (!Number.isInteger(maxDevices) || maxDevices < 1 || maxDevices > 100) throw PanelError.invalid('maxDevices must be an integer 1-100')
+  return summarizeUser(username, await modify(ctx, username, (u) => u.maxDevices === maxDevices
+    ? u
+    : { ...u, maxDevices, tokenVersion: u.tokenVersion + 1, devices: u.devices.slice(-maxDevices) }))
+}
+
+export async function logoutAll (ctx: PanelContext, username: string): Promise<UserSummary> {
+  return summarizeUser(username, await modify(ctx, username, (u) => ({ ...u, tokenVersion: u.tokenVersion + 1, devices: [] })))
+}
+
+export async function listDevices (ctx: PanelContext, username: string): Promise<UserRecord['devices']> {
+  return (await mustGet(ctx, username)).devices
+}
+
+/** Drops one enrollment without bumping tokenVersion (spec: cooperative, only that device notices). */
+export async function logoutDevice (ctx: PanelContext, username: string, deviceId: string): Promise<void> {
+  let found = false
+  await modify(ctx, username, (u) => {
+    found = u.devices.some((d) => d.deviceId === deviceId)
+    return found ? { ...u, devices: u.devices.filter((d) => d.deviceId !== deviceId) } : u
+  })
+  if (!found) throw PanelError.notFound(`device "${deviceId.slice(0, 64)}" of user "${username}"`)
+}
+
+/** Read-modify-write of one user; returning the same object writes nothing. */
+export async function modify (ctx: PanelContext, username: string, fn: (u: UserRecord) => UserRecord): Promise<UserRecord> {
+  parseUsername(username)
+  let out: UserRecord | null = null
+  await ctx.catalog.updateUser(username, (u) => {
+    if (!u) throw PanelError.notFound(`user "${username}"`)
+    out = fn(u)
+    return out === u ? undefined : out
+  })
+  return out!
+}

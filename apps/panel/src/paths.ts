@@ -1,0 +1,27 @@
+import { join } from 'node:path'
+
+/** Where everything lives under DATA_DIR. Private files are 0600 in a 0700 directory. */
+export interface PanelPaths {
+  dataDir: string
+  store: string
+  privateDir: string
+  identity: string
+  streamKeys: string
+  publishers: string
+  admins: string
+  legacyPublisherKey: string
+}
+
+export function panelPaths (dataDir: string): PanelPaths {
+  const privateDir = join(dataDir, 'private')
+  return {
+    dataDir,
+    store: join(dataDir, 'store'),
+    privateDir,
+    identity: join(privateDir, 'identity.json'),
+    streamKeys: join(privateDir, 'stream-keys.json'),
+    publishers: join(privateDir, 'publishers.json'),
+    admins: join(privateDir, 'admins.json'),
+    legacyPublisherKey: join(privateDir, 'legacy-publisher.key')
+  }
+}

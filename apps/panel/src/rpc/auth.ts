@@ -1,0 +1,96 @@
+import type { UserRecord } from '@arus/catalog'
+import {
+  createPowChallenge, deriveUserOprfKey, fromHex, oprf, randomBytes, signToken, toHex, verify, verifyPow
+} from '@arus/crypto'
+import { sessionSignedBytes, type RpcReply, type RpcRequest } from '@arus/rpc'
+import type { PanelContext } from '../context.js'
+import type { PanelMetrics } from '../metrics.js'
+import type { Throttle } from './throttle.js'
+
+/** hello → login → session (spec 1 "Peer-to-peer RPC", "Authentication" 6; ARCHITECTURE "Login"). */
+
+export interface CallContext { remotePublicKey: Uint8Array; connectionState: Map<string, unknown> }
+type Err = { error: string; [k: string]: unknown }
+
+/** Per-connection scratch kept in `connectionState`. */
+interface AuthState { challenge: Uint8Array | null; sessionChallenge: Uint8Array | null; sessionUser: string | null }
+
+function state (call: CallContext): AuthState {
+  let s = call.connectionState.get('auth') as AuthState | undefined
+  if (!s) { s = { challenge: null, sessionChallenge: null, sessionUser: null }; call.connectionState.set('auth', s) }
+  return s
+}
+
+const throttleKeys = (username: string, call: CallContext) => [`user:${username}`, `peer:${toHex(call.remotePublicKey)}`]
+
+/** Devices of `u` after enrolling `deviceId`; the same object when nothing changes (so nothing is written). */
+export function enrollDevice (u: UserRecord, deviceId: string, label: string, now: number): UserRecord {
+  const existing = u.devices.find((d) => d.deviceId === deviceId)
+  if (existing && existing.tokenVersion === u.tokenVersion && existing.label === label && existing.status === 'active') return u
+  const others = u.devices.filter((d) => d.deviceId !== deviceId)
+  const entry = { deviceId, label, enrolledAt: existing?.enrolledAt ?? now, expiresAt: null, tokenVersion: u.tokenVersion, status: 'active' as const }
+  const devices = [...others, entry].sort((a, b) => a.enrolledAt - b.enrolledAt)
+  // Past maxDevices the oldest enrollments are evicted (spec 1 "States and transitions").
+  while (devices.length > u.maxDevices) devices.splice(devices.findIndex((d) => d.deviceId !== deviceId), 1)
+  return { ...u, devices }
+}
+
+export function createAuthHandlers (ctx: PanelContext, throttle: Throttle, metrics: PanelMetrics) {
+  return {
+    async hello (_req: RpcRequest<'hello'>, call: CallContext): Promise<RpcReply<'hello'>> {
+      const s = state(call)
+      s.challenge = createPowChallenge()
+      return { v: 1, challenge: toHex(s.challenge), difficulty: ctx.settings.powDifficulty }
+    },
+
+    async login (req: RpcRequest<'login'>, call: CallContext): Promise<RpcReply<'login'> | Err> {
+      const s = state(call)
+      const challenge = s.challenge
+      s.challenge = null // one proof per challenge: hello again for the next attempt
+      if (!challenge) return { error: 'no-challenge' }
+      if (!verifyPow(challenge, fromHex(req.powNonce), ctx.settings.powDifficulty)) return { error: 'bad-pow' }
+      const keys = throttleKeys(req.username, call)
+      const retryAfter = throttle.retryAfter(keys)
+      if (retryAfter > 0) { metrics.loginsFailed.inc(); return { error: 'locked', retryAfter } }
+      throttle.hit(keys)
+      // Unknown usernames are evaluated under their derived key too: the reply cannot tell them apart.
+      const sk = deriveUserOprfKey(ctx.identity.oprfSeed, req.username)
+      const evaluated = oprf.blindEvaluate(sk, fromHex(req.blinded, 32))
+      s.sessionChallenge = randomBytes(32)
+      s.sessionUser = req.username
+      return { v: 1, evaluated: toHex(evaluated), sessionChallenge: toHex(s.sessionChallenge) }
+    },
+
+    async session (req: RpcRequest<'session'>, call: CallContext): Promise<RpcReply<'session'> | Err> {
+      const s = state(call)
+      const challenge = s.sessionChallenge
+      const forUser = s.sessionUser
+      s.sessionChallenge = null
+      s.sessionUser = null
+      if (!challenge || forUser !== req.username) return { error: 'no-challenge' }
+      const keys = throttleKeys(req.username, call)
+      const retryAfter = throttle.retryAfter(keys)
+      if (retryAfter > 0) return { error: 'locked', retryAfter }
+      const user = await ctx.catalog.getUser(req.username)
+      const msg = sessionSignedBytes(challenge, req.username, req.deviceId)
+      const ok = user !== null &&
+        verify(msg, fromHex(req.authSig, 64), fromHex(user.authPub, 32)) &&
+        verify(msg, fromHex(req.deviceSig, 64), fromHex(req.deviceId, 32))
+      if (!ok || !user) { metrics.loginsFailed.inc(); return { error: 'unauthorized' } }
+      if (user.status !== 'active') { metrics.loginsFailed.inc(); return { error: 'disabled' } }
+      const now = ctx.now()
+      let enrolled: UserRecord = user
+      await ctx.catalog.updateUser(req.username, (u) => {
+        if (!u) return undefined
+        enrolled = enrollDevice(u, req.deviceId, req.label ?? '', now)
+        return enrolled === u ? undefined : enrolled
+      })
+      throttle.reset(keys)
+      const expiresAt = now + ctx.settings.sessionTtlMs
+      const token = signToken({ v: 1, typ: 'session', sub: req.username, dev: req.deviceId, tv: enrolled.tokenVersion, iat: now, exp: expiresAt }, ctx.identity.secretKey)
+      metrics.loginsOk.inc()
+      metrics.sessionsIssued.inc()
+      return { v: 1, token, expiresAt, tokenVersion: enrolled.tokenVersion, deviceCount: enrolled.devices.length }
+    }
+  }
+}
