@@ -1,0 +1,151 @@
+import Hyperbee from 'hyperbee'
+import type Corestore from 'corestore'
+import type Hypercore from 'hypercore'
+import { decodeRecord } from './codec.js'
+import type { CatalogRecord, RecordFor } from './codec.js'
+import { BEE_OPTIONS, DEFAULT_READ_TIMEOUT_MS, DEFAULT_UPDATE_TIMEOUT_MS } from './constants.js'
+import { assertPublicKey, catalogCoreKey } from './core-key.js'
+import { CatalogError } from './errors.js'
+import { PREFIXES, keys, parseKey } from './keys.js'
+import { scanPrefix } from './list.js'
+import type { CatMetaRecord, VodConfigRecord } from './schema/meta.js'
+import type { StreamRecord } from './schema/stream.js'
+import type { UserRecord } from './schema/user.js'
+import { watchRange } from './watch.js'
+import type { RangeChange, RangeWatch, WatchRangeOptions } from './watch.js'
+import type { CatalogReader, CatalogReaderOptions, CatalogStats, ReaderUpdateOptions, StreamEntry } from './index.js'
+
+export class CatalogReaderImpl implements CatalogReader {
+  readonly panelPublicKey: Uint8Array
+  readonly key: Uint8Array
+  readonly bee: Hyperbee<Uint8Array>
+  private readonly core: Hypercore
+  private readonly readTimeoutMs: number
+  private readonly watches = new Set<RangeWatch>()
+  private invalidRecords = 0
+  private verificationErrors = 0
+  private closing: Promise<void> | null = null
+  private readonly onInvalid = (): void => { this.invalidRecords++ }
+  private readonly onVerificationError = (): void => { this.verificationErrors++ }
+
+  constructor ({ store, panelPublicKey, readTimeoutMs = DEFAULT_READ_TIMEOUT_MS }: CatalogReaderOptions) {
+    if (store === null || typeof store !== 'object' || typeof (store as Corestore).get !== 'function') throw CatalogError.invalidArgument('store', 'must be a Corestore')
+    assertPublicKey(panelPublicKey)
+    if (!Number.isInteger(readTimeoutMs) || readTimeoutMs < 1) throw CatalogError.invalidArgument('readTimeoutMs', 'must be a positive integer')
+    this.panelPublicKey = panelPublicKey
+    this.readTimeoutMs = readTimeoutMs
+    // Only the key derived from the panel public key: hypercore accepts a block only when the
+    // tree signature verifies against the manifest's signer, the panel key.
+    this.key = catalogCoreKey(panelPublicKey)
+    this.core = store.get({ key: this.key, timeout: readTimeoutMs })
+    this.core.on('verification-error', this.onVerificationError)
+    this.bee = new Hyperbee<Uint8Array>(this.core, BEE_OPTIONS)
+  }
+
+  get version (): number {
+    return this.bee.version
+  }
+
+  async ready (): Promise<void> {
+    if (this.closing !== null) throw CatalogError.closed('reader')
+    await this.bee.ready()
+  }
+
+  close (): Promise<void> {
+    this.closing ??= (async () => {
+      await Promise.all([...this.watches].map((w) => w.close()))
+      this.core.off('verification-error', this.onVerificationError)
+      await this.bee.close()
+    })()
+    return this.closing
+  }
+
+  stats (): CatalogStats & { verificationErrors: number } {
+    return {
+      length: this.core.length,
+      byteLength: this.core.byteLength,
+      fork: this.core.fork,
+      version: this.bee.version,
+      invalidRecords: this.invalidRecords,
+      verificationErrors: this.verificationErrors
+    }
+  }
+
+  async update (opts: ReaderUpdateOptions = {}): Promise<boolean> {
+    await this.ready()
+    if (opts.wait !== true) return this.core.update()
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_UPDATE_TIMEOUT_MS
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const timeout = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs) })
+    try {
+      return await Promise.race([this.core.update({ wait: true }), timeout])
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  private async read<K extends string> (key: K): Promise<RecordFor<K> | null> {
+    await this.ready()
+    let entry
+    try {
+      entry = await this.bee.get(key)
+    } catch (err) {
+      if (this.closing !== null) throw CatalogError.closed('reader')
+      if ((err as { code?: string }).code === 'REQUEST_TIMEOUT') throw CatalogError.readTimeout(key, err)
+      throw err
+    }
+    if (entry === null) return null
+    const record = decodeRecord(key, entry.value)
+    if (record === null) this.invalidRecords++
+    return record as RecordFor<K> | null
+  }
+
+  /** Reads `key` when it is well-formed; an id that cannot exist is simply absent. */
+  private readName<K extends string> (build: () => K): Promise<RecordFor<K> | null> {
+    let key: K
+    try {
+      key = build()
+    } catch {
+      return this.ready().then(() => null)
+    }
+    return this.read(key)
+  }
+
+  get<K extends string> (key: K): Promise<RecordFor<K> | null> {
+    return this.readName(() => { parseKey(key); return key })
+  }
+
+  getStream (id: string): Promise<StreamRecord | null> { return this.readName(() => keys.stream(id)) }
+  getUser (username: string): Promise<UserRecord | null> { return this.readName(() => keys.user(username)) }
+  getCatMeta (slug: string): Promise<CatMetaRecord | null> { return this.readName(() => keys.catMeta(slug)) }
+  getVodConfig (): Promise<VodConfigRecord | null> { return this.read(keys.vodConfig()) }
+  getMeta<N extends string> (name: N): Promise<RecordFor<`meta/${N}`> | null> {
+    return this.readName(() => keys.meta(name) as `meta/${N}`)
+  }
+
+  async listStreams (): Promise<StreamEntry[]> {
+    const entries = await this.scan<StreamRecord>(PREFIXES.stream)
+    return entries.map((e) => ({ id: e.name, record: e.record }))
+  }
+
+  async listCatMeta (): Promise<CatMetaRecord[]> {
+    return (await this.scan<CatMetaRecord>(PREFIXES.catMeta)).map((e) => e.record)
+  }
+
+  private async scan<T extends CatalogRecord> (prefix: string): Promise<Array<{ name: string; record: T }>> {
+    await this.ready()
+    try {
+      return await scanPrefix<T>(this.bee, prefix, this.onInvalid, { timeout: this.readTimeoutMs })
+    } catch (err) {
+      if ((err as { code?: string }).code === 'REQUEST_TIMEOUT') throw CatalogError.readTimeout(prefix, err)
+      throw err
+    }
+  }
+
+  watch (prefix: string, onChange: (changes: RangeChange[]) => void, opts?: WatchRangeOptions): RangeWatch {
+    if (this.closing !== null) throw CatalogError.closed('reader')
+    const watch = watchRange(this.bee, prefix, onChange, { onInvalid: this.onInvalid, readTimeoutMs: this.readTimeoutMs, ...opts })
+    this.watches.add(watch)
+    return { ready: () => watch.ready(), close: async () => { this.watches.delete(watch); await watch.close() } }
+  }
+}

@@ -1,0 +1,209 @@
+import b4a from 'b4a'
+import type Hyperbee from 'hyperbee'
+import { decodeRecord } from './codec.js'
+import type { CatalogRecord } from './codec.js'
+import { DEFAULT_READ_TIMEOUT_MS, WATCH_RETRY_MS } from './constants.js'
+import { prefixRange } from './keys.js'
+
+/** One changed key: its new record, or null when deleted (or no longer a valid record). */
+export interface RangeChange<V = CatalogRecord> { key: string; value: V | null }
+
+/** Options of {@link watchRange}. */
+export interface WatchRangeOptions {
+  /** Report the range's current content as the first change set. Default false. */
+  initial?: boolean
+  /** Called for each key whose stored value fails its schema (reported as null). */
+  onInvalid?: (key: string) => void
+  /** Called when a diff fails (it is retried) or onChange throws. Default: ignore. */
+  onError?: (err: unknown) => void
+  /** How long one read waits for blocks from peers before the diff fails and is retried. Default 10000. */
+  readTimeoutMs?: number
+}
+
+/** A running range watch. */
+export interface RangeWatch {
+  /** Resolves after the first scan (changes after it are reported; a failed first scan is retried). */
+  ready (): Promise<void>
+  /** Stops watching; idempotent. */
+  close (): Promise<void>
+}
+
+/**
+ * Watches every key under `prefix` (which must end in '/') of a main Hyperbee instance,
+ * writer's or reader's. Bursts are coalesced (one callback per macrotask at most); the
+ * callback gets only keys whose bytes changed, in key order, values parsed through the
+ * record schemas. Works across core truncation: within one fork it diffs versions, after
+ * a fork change (truncate, replicated reorg) it rescans the range against what it last
+ * reported.
+ */
+export function watchRange (bee: Hyperbee, prefix: string, onChange: (changes: RangeChange[]) => void, opts: WatchRangeOptions = {}): RangeWatch {
+  return new RangeWatcher(bee, prefix, onChange, opts)
+}
+
+class RangeWatcher implements RangeWatch {
+  private readonly range: { gte: string; lt: string }
+  private known = new Map<string, Uint8Array>()
+  private seenFork = -1
+  private seenVersion = 0
+  private scheduled = false
+  private running: Promise<void> | null = null
+  private dirty = false
+  private closed = false
+  private silent: boolean
+  private retry: ReturnType<typeof setTimeout> | null = null
+  private stream: { destroy (): void } | null = null
+  private readonly readOpts: { timeout: number }
+  private readonly opening: Promise<void>
+  private readonly onEvent = (): void => { this.schedule() }
+
+  constructor (private readonly bee: Hyperbee, prefix: string, private readonly onChange: (changes: RangeChange[]) => void, private readonly opts: WatchRangeOptions) {
+    this.range = prefixRange(prefix)
+    this.silent = opts.initial !== true
+    this.readOpts = { timeout: opts.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS }
+    bee.core.on('append', this.onEvent)
+    bee.core.on('truncate', this.onEvent)
+    this.opening = this.run()
+  }
+
+  ready (): Promise<void> {
+    return this.opening
+  }
+
+  async close (): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    this.bee.core.off('append', this.onEvent)
+    this.bee.core.off('truncate', this.onEvent)
+    if (this.retry !== null) clearTimeout(this.retry)
+    this.stream?.destroy() // do not wait out a read that is waiting for peers
+    await this.opening
+    if (this.running !== null) await this.running
+  }
+
+  private schedule (): void {
+    if (this.closed) return
+    this.dirty = true
+    if (this.scheduled || this.running !== null) return
+    this.scheduled = true
+    // Coalesce a burst of appends (and a truncate plus its re-appends) into one pass.
+    setImmediate(() => {
+      this.scheduled = false
+      if (!this.closed && this.dirty && this.running === null) void this.run()
+    })
+  }
+
+  private run (): Promise<void> {
+    const task = this.loop()
+    this.running = task
+    return task
+  }
+
+  private async loop (): Promise<void> {
+    await null // let run() record this task before it can finish
+    try {
+      while (!this.closed) {
+        this.dirty = false
+        try {
+          await this.sync()
+        } catch (err) {
+          if (this.closed || this.beeClosing()) return
+          this.report(err)
+          this.scheduleRetry()
+          return
+        }
+        if (!this.dirty) return
+      }
+    } finally {
+      this.running = null
+    }
+  }
+
+  private beeClosing (): boolean {
+    return Boolean((this.bee as { closing?: unknown }).closing)
+  }
+
+  private scheduleRetry (): void {
+    if (this.closed || this.retry !== null) return
+    this.retry = setTimeout(() => { this.retry = null; this.schedule() }, WATCH_RETRY_MS)
+    this.retry.unref?.()
+  }
+
+  private async sync (): Promise<void> {
+    if (this.beeClosing()) return
+    if (!this.bee.opened) await this.bee.ready()
+    const snap = this.bee.snapshot()
+    try {
+      await snap.ready()
+      const fork = snap.core.fork
+      const version = snap.version
+      if (fork === this.seenFork && version === this.seenVersion) return
+      const raw = fork === this.seenFork && version > this.seenVersion
+        ? await this.diff(snap)
+        : await this.rescan(snap)
+      this.seenFork = fork
+      this.seenVersion = version
+      const silent = this.silent
+      this.silent = false
+      if (!silent && raw.length > 0 && !this.closed) this.emit(raw)
+    } finally {
+      this.stream = null
+      await snap.close()
+    }
+  }
+
+  /** Changes between the last reported version and `snap`, on the same fork. */
+  private async diff (snap: Hyperbee): Promise<Array<[string, Uint8Array | null]>> {
+    const next = new Map(this.known)
+    const out: Array<[string, Uint8Array | null]> = []
+    const stream = this.stream = snap.createDiffStream(this.seenVersion, this.range, this.readOpts)
+    for await (const entry of stream) {
+      const key: string = entry.left?.key ?? entry.right?.key
+      const bytes = (entry.left?.value as Uint8Array | undefined) ?? null
+      if (!sameBytes(next.get(key) ?? null, bytes)) {
+        out.push([key, bytes])
+        if (bytes === null) next.delete(key)
+        else next.set(key, bytes)
+      }
+    }
+    this.known = next
+    return out
+  }
+
+  /** Full scan compared with the last reported state (after a fork change or at start). */
+  private async rescan (snap: Hyperbee): Promise<Array<[string, Uint8Array | null]>> {
+    const next = new Map<string, Uint8Array>()
+    const stream = this.stream = snap.createReadStream(this.range, this.readOpts)
+    for await (const entry of stream) next.set(entry.key as string, entry.value as Uint8Array)
+    const out: Array<[string, Uint8Array | null]> = []
+    for (const [key, bytes] of next) if (!sameBytes(this.known.get(key) ?? null, bytes)) out.push([key, bytes])
+    for (const key of this.known.keys()) if (!next.has(key)) out.push([key, null])
+    out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    this.known = next
+    return out
+  }
+
+  private emit (raw: Array<[string, Uint8Array | null]>): void {
+    const changes = raw.map(([key, bytes]) => {
+      const value = decodeRecord(key, bytes)
+      if (bytes !== null && value === null) this.opts.onInvalid?.(key)
+      return { key, value }
+    })
+    try {
+      this.onChange(changes)
+    } catch (err) {
+      this.report(err)
+    }
+  }
+
+  private report (err: unknown): void {
+    try {
+      this.opts.onError?.(err)
+    } catch {
+      // an onError that throws must not stop the watch
+    }
+  }
+}
+
+function sameBytes (a: Uint8Array | null, b: Uint8Array | null): boolean {
+  return a === null || b === null ? a === b : b4a.equals(a, b)
+}
