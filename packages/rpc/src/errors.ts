@@ -3,14 +3,14 @@
  * never reused; callers match on `err.code`, never on the message.
  */
 export const RPC_ERROR_CODES = {
-  RPC_REMOTE_ERROR: 'the panel answered with an in-band error reply; see `reason`',
-  RPC_BAD_REPLY: 'the reply was not UTF-8 JSON or failed the method\'s reply schema',
-  RPC_TIMEOUT: 'no reply arrived within the client timeout',
+  RPC_REMOTE_ERROR: 'the panel answered with an in-band error reply; `reason` is the error string, verbatim',
+  RPC_BAD_REPLY: 'the reply was not UTF-8 JSON, or failed the method\'s reply schema',
+  RPC_TIMEOUT: 'no reply within the timeout (default 10 000 ms)',
   RPC_CLOSED: 'the client or the connection closed before a reply arrived',
-  RPC_UNKNOWN_METHOD: 'the remote does not serve this method (message \'unknown method\')',
-  RPC_TRANSPORT: 'protomux-rpc reported a transport-level failure for the request',
-  RPC_ABORTED: 'the caller\'s AbortSignal fired before a reply arrived',
-  RPC_INVALID_ARGUMENT: 'a local argument failed validation before anything was sent'
+  RPC_UNKNOWN_METHOD: 'the panel does not serve the method; message `unknown method`',
+  RPC_TRANSPORT: 'protomux-rpc reported another transport-level failure',
+  RPC_ABORTED: 'the caller\'s `AbortSignal` fired',
+  RPC_INVALID_ARGUMENT: 'a local argument failed validation; nothing was sent'
 } as const
 
 /** One of the keys of {@link RPC_ERROR_CODES}. */

@@ -3,23 +3,24 @@ import { MAX_DETAIL_CHARS, PROTOCOL_VERSION } from './constants.js'
 
 /**
  * Every in-band error string a responder may put in `{ error }`, with a
- * one-line meaning. docs/rpc-protocol.md lists each one (a test checks it).
+ * one-line meaning. docs/rpc-protocol.md "Error strings" carries the same
+ * rows word for word (packages/rpc/test/docs.test.ts checks it).
  * Spec: 1-panel.md "Peer-to-peer RPC", "Errors" (register rows).
  */
 export const RPC_ERROR_REASONS = {
-  'too-large': 'the raw request exceeded the size cap and was not parsed',
-  'unsupported-version': 'the request carried a protocol version `v` other than 1',
-  'invalid-request': 'the request was not a JSON object matching the method\'s schema (see `detail`)',
+  'too-large': 'the raw request exceeded 64 KiB and was not parsed',
+  'unsupported-version': 'the request\'s `v` is an integer other than 1',
+  'invalid-request': 'not a JSON object matching the method\'s schema; `detail` says which field and why',
   internal: 'the panel failed while handling a valid request; retrying later may work',
-  'bad-pow': 'the proof-of-work nonce does not reach the difficulty for the current challenge',
-  'no-challenge': 'no unused challenge on this connection: call hello (or login) first',
-  locked: 'too many attempts; retry after `retryAfter` seconds',
-  unauthorized: 'a signature did not verify (session: auth or device signature; register: payload signature)',
+  'bad-pow': 'the nonce does not reach the difficulty for the current challenge',
+  'no-challenge': 'no unused challenge on this connection: call `hello` (before login) or `login` (before session) first',
+  locked: 'too many attempts; wait `retryAfter` seconds',
+  unauthorized: 'a signature did not verify (session: auth or device signature, or no such account; register: payload signature)',
   disabled: 'the account is disabled',
-  'unknown-publisher': 'the register payload names a publisher that is not enrolled',
-  revoked: 'the register payload\'s publisher is revoked',
-  'out-of-scope': 'the register streamId matches none of the publisher\'s scope globs',
-  stale: 'the register payload\'s ts is not newer than the last accepted one for the stream, or too far from the panel clock (replay guard)'
+  'unknown-publisher': 'the payload names a publisher that is not enrolled',
+  revoked: 'the payload\'s publisher is revoked',
+  'out-of-scope': 'the stream id matches none of the publisher\'s scope globs',
+  stale: 'the payload\'s `ts` is not newer than the last accepted one for the stream, or too far from the panel clock (replay guard)'
 } as const
 
 /** An in-band error string; see {@link RPC_ERROR_REASONS}. */
