@@ -1,0 +1,26 @@
+/**
+ * @packageDocumentation
+ * `@arus/testkit` (private): test helpers that clean up after themselves — a local DHT
+ * testnet on 127.0.0.1, temp dirs and stores, a log sink, child-process control and
+ * bounded waits.
+ *
+ * Teardown pattern: pass the vitest test context as the first argument
+ * (`it('x', async (t) => { const net = await createTestnet(t) })`) and the helper registers
+ * its teardown with `t.onTestFinished`. Every helper also records its teardown on a
+ * module-level list: a helper made without `t` (e.g. in `beforeAll`) is torn down by its
+ * own `close()`/`destroy()`/`stop()` or by `cleanupAll()` in `afterAll`. Each teardown runs
+ * at most once whichever route reaches it first.
+ */
+export { TestkitError, TESTKIT_ERROR_CODES } from './errors.js'
+export type { TestkitErrorCode } from './errors.js'
+export { cleanupAll, pendingTeardowns, registerTeardown } from './teardown.js'
+export type { TestContextLike } from './teardown.js'
+export { createTestnet } from './testnet.js'
+export type { Testnet, TestnetInit } from './testnet.js'
+export { tmpDir, tmpStore } from './tmp.js'
+export { createLogSink } from './log-sink.js'
+export type { LogSink } from './log-sink.js'
+export { spawnProcess } from './process.js'
+export type { ExitStatus, SpawnedProcess, SpawnInit } from './process.js'
+export { freePort, waitFor, withTimeout } from './wait.js'
+export type { WaitForInit } from './wait.js'
