@@ -145,6 +145,7 @@ export function parseEscrowEnvelope (value: unknown): EscrowEnvelope {
 export async function openEscrow (envelope: EscrowEnvelope, passphrase: string, options: OpenEscrowOptions = {}): Promise<Uint8Array> {
   const env = parseEscrowEnvelope(envelope)
   const password = checkPassphrase(passphrase)
+  if (!isPlainObject(options)) throw CryptoError.badType('options', 'an object { expectedFingerprint? }')
   if (options.expectedFingerprint !== undefined) {
     assertString('expectedFingerprint', options.expectedFingerprint)
     if (options.expectedFingerprint !== env.fingerprint) throw CryptoError.escrowFingerprintMismatch()

@@ -1,5 +1,5 @@
 import sodium from 'sodium-native'
-import { assertBytes } from './bytes.js'
+import { assertBytes, isPlainObject } from './bytes.js'
 import { CryptoError } from './errors.js'
 import { randomBytes } from './primitives.js'
 
@@ -50,6 +50,7 @@ export interface SolvePowOptions {
 export function solvePow (challenge: Uint8Array, difficulty: number, options: SolvePowOptions = {}): Uint8Array {
   assertBytes('challenge', challenge, POW_CHALLENGE_BYTES)
   checkDifficulty(difficulty)
+  if (!isPlainObject(options)) throw CryptoError.badType('options', 'an object { maxIterations? }')
   const maxIterations = options.maxIterations ?? Math.min(Number.MAX_SAFE_INTEGER, DEFAULT_BUDGET_FACTOR * 2 ** difficulty)
   if (typeof maxIterations !== 'number' || !Number.isSafeInteger(maxIterations) || maxIterations < 1) {
     throw CryptoError.badInput('maxIterations', 'must be a positive integer')

@@ -83,6 +83,7 @@ export interface VerifyTokenOptions {
  */
 export function verifyToken (token: string, publicKey: Uint8Array, options: VerifyTokenOptions = {}): TokenPayload {
   assertBytes('publicKey', publicKey, 32)
+  if (!isPlainObject(options)) throw CryptoError.badType('options', 'an object { now? }')
   const now = options.now ?? Date.now()
   if (typeof now !== 'number' || !Number.isFinite(now)) throw CryptoError.badInput('now', 'must be a finite number')
   const { payloadBytes, signature } = splitToken(token)
