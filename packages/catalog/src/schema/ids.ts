@@ -6,8 +6,8 @@ import { SLUG_MAX, STREAM_ID_MAX, USERNAME_MAX } from '../constants.js'
 export const STREAM_ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/
 /** Letters, digits and `_ . - @`, 1-64 characters; case-sensitive. */
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.@-]{1,64}$/
-/** Lowercase Unicode letters/digits in runs joined by single '-'. */
-const SLUG_PATTERN = /^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*$/u
+/** Lowercase Unicode letters (with their marks) and digits in runs joined by single '-'. */
+const SLUG_PATTERN = /^[\p{L}\p{M}\p{N}]+(?:-[\p{L}\p{M}\p{N}]+)*$/u
 /** Names under `meta/`: lowercase letters, digits, '-' (1-32). */
 export const META_NAME_PATTERN = /^[a-z0-9-]{1,32}$/
 
@@ -28,17 +28,18 @@ export const StreamId = z.string().regex(STREAM_ID_PATTERN, `must be 1-${STREAM_
 export const Username = z.string().regex(USERNAME_PATTERN, `must be 1-${USERNAME_MAX} of letters, digits, _ . - @`)
 
 /** A category slug as produced by {@link slugify}. */
-export const Slug = z.string().refine(isSlug, `must be a slug (lowercase letters/digits joined by '-', at most ${SLUG_MAX} characters)`)
+export const Slug = z.string().refine(isSlug, `must be a slug (lowercase letters/digits in runs joined by '-', at most ${SLUG_MAX} characters)`)
 
 /**
- * The slug of a category label: Unicode-normalized (NFKD), combining marks removed,
- * lowercased, every run of characters other than letters/digits turned into one '-',
- * trimmed, cut at 64 characters. A label with no letter or digit at all maps to
+ * The slug of a category label: Unicode-normalized (NFKC), lowercased, every run of
+ * characters other than letters (with their combining marks) and digits turned into one
+ * '-', trimmed, cut at 64 characters. Accents are kept (`Café` → `café`), so any script
+ * works. A label with no letter or digit at all maps to
  * `c` + hex of its UTF-8 bytes (cut to fit), so every label has a slug.
  */
 export function slugify (category: string): string {
-  const base = category.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()
-  let slug = base.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '')
+  const base = category.normalize('NFKC').toLowerCase()
+  let slug = base.replace(/[^\p{L}\p{M}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '')
   slug = cut(slug)
   if (slug !== '' && isSlug(slug)) return slug
   const hex = b4a.toString(b4a.from(category, 'utf8'), 'hex')
