@@ -20,7 +20,7 @@ export const RPC_ERROR_REASONS = {
   'unknown-publisher': 'the payload names a publisher that is not enrolled',
   revoked: 'the payload\'s publisher is revoked',
   'out-of-scope': 'the stream id matches none of the publisher\'s scope globs',
-  stale: 'the payload\'s `ts` is not newer than the last accepted one for the stream, or too far from the panel clock (replay guard)'
+  stale: 'the payload\'s `ts` is older than the last accepted one for the stream, or too far from the panel clock (replay guard)'
 } as const
 
 /** An in-band error string; see {@link RPC_ERROR_REASONS}. */
