@@ -1,0 +1,171 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { createCatalogWriter, openCatalogReader, watchRange } from '@arus/catalog'
+import type { CatalogWriter, RangeChange, StreamRecord } from '@arus/catalog'
+import { changeQueue, cleanup, defer, liveRecord, panelKeyPair, replicate, tempStore, userRecord } from './helpers.js'
+
+afterEach(cleanup)
+
+async function openWriter (): Promise<CatalogWriter> {
+  const w = createCatalogWriter({ store: await tempStore(), keyPair: panelKeyPair() })
+  defer(() => w.close())
+  await w.ready()
+  return w
+}
+
+/** Folds change batches into a key → title view until `done(view)` holds (bounded). */
+async function until (q: ReturnType<typeof changeQueue>, view: Map<string, string | null>, done: (v: Map<string, string | null>) => boolean): Promise<void> {
+  while (!done(view)) {
+    for (const { key, value } of await q.next(10_000)) view.set(key, value === null ? null : (value as StreamRecord).title)
+  }
+}
+
+const titled = (title: string): StreamRecord => liveRecord({ title })
+
+describe('watchRange on the writer', () => {
+  it('reports puts and deletes of its range only, and nothing for unchanged puts', async () => {
+    const w = await openWriter()
+    await w.putStream('a', titled('A'))
+    const q = changeQueue()
+    const watch = watchRange(w.bee, 'catalog/', q.push)
+    defer(() => watch.close())
+    await watch.ready()
+
+    await w.putStream('b', titled('B'))
+    expect(await q.next()).toEqual([{ key: 'catalog/b', value: titled('B') }])
+    await w.putStream('b', titled('B')) // unchanged: nothing appended, nothing reported
+    await w.putUser('ana', userRecord()) // another prefix
+    await w.deleteStream('a')
+    expect(await q.next()).toEqual([{ key: 'catalog/a', value: null }])
+    expect(q.pending()).toBe(0)
+  })
+
+  it('one atomic batch arrives as one change set; initial: true reports the starting content', async () => {
+    const w = await openWriter()
+    await w.putStream('x', titled('X'))
+    const q = changeQueue()
+    const watch = w.watch('catalog/', q.push, { initial: true })
+    defer(() => watch.close())
+    await watch.ready()
+    expect(await q.next()).toEqual([{ key: 'catalog/x', value: titled('X') }])
+    await w.batch(async (b) => {
+      for (const id of ['c', 'a', 'b']) await b.put(`catalog/${id}`, titled(id))
+    })
+    expect((await q.next()).map((c: RangeChange) => c.key)).toEqual(['catalog/a', 'catalog/b', 'catalog/c'])
+  })
+
+  it('a burst of concurrent puts is fully reported', async () => {
+    const w = await openWriter()
+    const q = changeQueue()
+    const watch = w.watch('catalog/', q.push)
+    defer(() => watch.close())
+    await watch.ready()
+    const ids = Array.from({ length: 20 }, (_, i) => `ch${i}`)
+    await Promise.all(ids.map((id) => w.putStream(id, titled(id))))
+    const view = new Map<string, string | null>()
+    await until(q, view, (v) => v.size === ids.length)
+    for (const id of ids) expect(view.get(`catalog/${id}`)).toBe(id)
+  })
+
+  it('keeps working across truncation of the core', async () => {
+    const w = await openWriter()
+    await w.putStream('a', titled('A')) // blocks: 0 header, 1 a
+    await w.putStream('b', titled('B')) // 2
+    await w.putStream('c', titled('C')) // 3
+    const q = changeQueue()
+    const watch = w.watch('catalog/', q.push)
+    defer(() => watch.close())
+    await watch.ready()
+
+    await w.bee.core.truncate(2) // drop b and c
+    expect(w.stats().fork).toBe(1)
+    const view = new Map<string, string | null>()
+    await until(q, view, (v) => v.get('catalog/b') === null && v.get('catalog/c') === null)
+    expect(view.has('catalog/a')).toBe(false)
+
+    await w.putStream('d', titled('D'))
+    await until(q, view, (v) => v.get('catalog/d') === 'D')
+    await w.putStream('a', titled('A2'))
+    await until(q, view, (v) => v.get('catalog/a') === 'A2')
+
+    // Truncate and refill to the same length before the watch runs: still reported.
+    const len = w.stats().length
+    await w.bee.core.truncate(len - 1)
+    await w.putStream('a', titled('A3'))
+    expect(w.stats().length).toBe(len)
+    await until(q, view, (v) => v.get('catalog/a') === 'A3')
+  })
+})
+
+describe('watchRange on a replicated reader', () => {
+  it('follows the panel across a truncation', async () => {
+    const kp = panelKeyPair()
+    const ws = await tempStore()
+    const rs = await tempStore()
+    const w = createCatalogWriter({ store: ws, keyPair: kp })
+    defer(() => w.close())
+    await w.ready()
+    for (const id of ['a', 'b', 'c']) await w.putStream(id, titled(id.toUpperCase()))
+    const r = openCatalogReader({ store: rs, panelPublicKey: kp.publicKey })
+    defer(() => r.close())
+    await r.ready()
+    replicate(ws, rs)
+    await r.update({ wait: true })
+
+    const q = changeQueue()
+    const watch = r.watch('catalog/', q.push, { initial: true })
+    defer(() => watch.close())
+    await watch.ready()
+    const view = new Map<string, string | null>()
+    await until(q, view, (v) => v.get('catalog/c') === 'C')
+
+    await w.bee.core.truncate(2) // keep only a
+    await w.putStream('d', titled('D'))
+    await until(q, view, (v) => v.get('catalog/b') === null && v.get('catalog/c') === null && v.get('catalog/d') === 'D')
+    expect(view.get('catalog/a')).toBe('A')
+    expect(r.stats().fork).toBe(1)
+
+    await w.putStream('a', titled('A2'))
+    await until(q, view, (v) => v.get('catalog/a') === 'A2')
+    expect((await r.listStreams()).map((s) => `${s.id}:${s.record.title}`)).toEqual(['a:A2', 'd:D'])
+  })
+
+  it('catches up after a reorg that happened while it was disconnected', async () => {
+    const kp = panelKeyPair()
+    const ws = await tempStore()
+    const rs = await tempStore()
+    const w = createCatalogWriter({ store: ws, keyPair: kp })
+    defer(() => w.close())
+    await w.ready()
+    for (const id of ['a', 'b', 'c']) await w.putStream(id, titled(id.toUpperCase())) // length 4
+    const r = openCatalogReader({ store: rs, panelPublicKey: kp.publicKey })
+    defer(() => r.close())
+    await r.ready()
+    let stop = replicate(ws, rs)
+    await r.update({ wait: true })
+    const q = changeQueue()
+    const watch = r.watch('catalog/', q.push, { initial: true })
+    defer(() => watch.close())
+    await watch.ready()
+    const view = new Map<string, string | null>()
+    await until(q, view, (v) => v.get('catalog/c') === 'C')
+
+    // Same length, new fork: c rewritten while the reader was away.
+    stop()
+    await w.bee.core.truncate(3)
+    await w.putStream('c', titled('C2'))
+    expect(w.stats()).toMatchObject({ length: 4, fork: 1 })
+    stop = replicate(ws, rs)
+    await until(q, view, (v) => v.get('catalog/c') === 'C2')
+
+    // Longer, new fork: b and c dropped, d and e added while away.
+    stop()
+    await w.bee.core.truncate(2)
+    await w.putStream('d', titled('D'))
+    await w.putStream('e', titled('E'))
+    expect(w.stats()).toMatchObject({ length: 4, fork: 2 })
+    await w.putStream('f', titled('F'))
+    replicate(ws, rs)
+    await until(q, view, (v) => v.get('catalog/f') === 'F')
+    expect(Object.fromEntries(view)).toEqual({ 'catalog/a': 'A', 'catalog/b': null, 'catalog/c': null, 'catalog/d': 'D', 'catalog/e': 'E', 'catalog/f': 'F' })
+  })
+})
