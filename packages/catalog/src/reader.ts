@@ -75,12 +75,22 @@ export class CatalogReaderImpl implements CatalogReader {
     await this.ready()
     if (opts.wait !== true) return this.core.update()
     const timeoutMs = opts.timeoutMs ?? DEFAULT_UPDATE_TIMEOUT_MS
+    if (!Number.isInteger(timeoutMs) || timeoutMs < 0) throw CatalogError.invalidArgument('timeoutMs', 'must be a non-negative integer')
     let timer: ReturnType<typeof setTimeout> | undefined
-    const timeout = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs) })
+    let onPeer = (): void => {}
+    const timeout = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs) })
     try {
+      // With no peer yet, hypercore answers a waiting update with false at once; wait for
+      // one first (a swarm may still be connecting), within the same bound.
+      if (this.core.peers.length === 0) {
+        const peer = new Promise<true>((resolve) => { onPeer = () => resolve(true) })
+        this.core.on('peer-add', onPeer)
+        if (!(await Promise.race([peer, timeout]))) return false
+      }
       return await Promise.race([this.core.update({ wait: true }), timeout])
     } finally {
       clearTimeout(timer)
+      this.core.off('peer-add', onPeer)
     }
   }
 
