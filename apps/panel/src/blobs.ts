@@ -31,7 +31,7 @@ export function createBlobsFiller (ctx: PanelContext, store: Corestore, swarm: H
         drive.getBlobs(),
         new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), attemptTimeoutMs) })
       ])
-      return blobs ? toHex(blobs.core.key) : null
+      return blobs?.core.key ? toHex(blobs.core.key) : null
     } finally {
       clearTimeout(timer)
       await discovery.destroy().catch(() => {})

@@ -19,7 +19,7 @@ export function buildProgram (io: CliIO): Command {
 
   program.command('run').description('run the panel daemon until SIGINT/SIGTERM')
     .action(async () => {
-      const { config, log } = cliBase({ ...io, env: { LOG_LEVEL: 'info', ...io.env } })
+      const { config, log } = cliBase(io, { daemon: true })
       const panel = await startPanel(config, log)
       // Runs until a signal; the shutdown closes the swarm and the store, then exits.
       onShutdown(log, [() => panel.close()])

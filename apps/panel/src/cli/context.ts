@@ -8,10 +8,14 @@ import { panelPaths } from '../paths.js'
 import { openRegistries } from '../registries.js'
 import type { CliIO } from './io.js'
 
-/** Config + a logger on stderr (stdout carries command output). */
-export function cliBase (io: CliIO): { config: PanelConfig; log: Logger } {
+/**
+ * Config + a logger. One-shot commands log warnings to stderr (stdout carries their
+ * output); the daemon (`daemon: true`) logs at LOG_LEVEL (default info) to stdout.
+ */
+export function cliBase (io: CliIO, opts: { daemon?: boolean } = {}): { config: PanelConfig; log: Logger } {
   const config = loadPanelConfig(io.env)
-  const log = createLogger({ name: 'arus-panel', level: io.env.LOG_LEVEL ? config.LOG_LEVEL : 'warn', format: config.LOG_FORMAT, destination: io.stderr })
+  const level = opts.daemon || io.env.LOG_LEVEL ? config.LOG_LEVEL : 'warn'
+  const log = createLogger({ name: 'arus-panel', level, format: config.LOG_FORMAT, destination: opts.daemon ? io.stdout : io.stderr })
   return { config, log }
 }
 

@@ -2,15 +2,15 @@ import type { UserRecord } from '@arus/catalog'
 import {
   createPowChallenge, deriveUserOprfKey, fromHex, oprf, randomBytes, signToken, toHex, verify, verifyPow
 } from '@arus/crypto'
-import { sessionSignedBytes, type RpcReply, type RpcRequest } from '@arus/rpc'
+import { sessionSignedBytes, type RpcContext, type RpcErrorBody, type RpcReply, type RpcRequest } from '@arus/rpc'
 import type { PanelContext } from '../context.js'
 import type { PanelMetrics } from '../metrics.js'
 import type { Throttle } from './throttle.js'
 
 /** hello → login → session (spec 1 "Peer-to-peer RPC", "Authentication" 6; ARCHITECTURE "Login"). */
 
-export interface CallContext { remotePublicKey: Uint8Array; connectionState: Map<string, unknown> }
-type Err = { error: string; [k: string]: unknown }
+type CallContext = RpcContext
+type Err = RpcErrorBody
 
 /** Per-connection scratch kept in `connectionState`. */
 interface AuthState { challenge: Uint8Array | null; sessionChallenge: Uint8Array | null; sessionUser: string | null }

@@ -1,6 +1,6 @@
 import type { StreamRecord } from '@arus/catalog'
 import { fromHex, verify } from '@arus/crypto'
-import { parseRegisterPayload, type RegisterPayload, type RpcReply, type RpcRequest } from '@arus/rpc'
+import { parseRegisterPayload, type RegisterPayload, type RpcErrorBody, type RpcReply, type RpcRequest } from '@arus/rpc'
 import type { PanelContext } from '../context.js'
 import { resealStream } from '../ops/grants.js'
 import { scopeMatches } from '../ops/publishers.js'
@@ -8,7 +8,7 @@ import { newStreamRecord } from '../ops/streams.js'
 
 /** register (spec 1 "Peer-to-peer RPC" register rules 1-4 and "Catalog record" rules 1-2). */
 
-type Err = { error: string; [k: string]: unknown }
+type Err = RpcErrorBody
 
 /** Who may sign this payload, or the rejection. */
 async function authorize (ctx: PanelContext, p: RegisterPayload, text: string, sig: Uint8Array): Promise<{ origin: string | null } | Err> {
@@ -35,7 +35,7 @@ export function applyRegister (current: StreamRecord | null, p: RegisterPayload,
   r = { ...r, feedKey, origin, blobsKey: feedKey === r.feedKey ? r.blobsKey : null }
   if (r.type === 'live') {
     const isLive = feedKey !== null && (p.isLive ?? true)
-    return { ...r, isLive, status: isLive ? 'live' : 'idle' }
+    return { ...r, isLive, status: isLive ? 'live' as const : 'idle' as const }
   }
   return {
     ...r,

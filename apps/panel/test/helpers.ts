@@ -1,0 +1,80 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { Readable, Writable } from 'node:stream'
+import { fileURLToPath } from 'node:url'
+import b4a from 'b4a'
+import type Hyperswarm from 'hyperswarm'
+import { openCatalogReader, type CatalogReader } from '@arus/catalog'
+import { fromHex } from '@arus/crypto'
+import { createRpcClient, type RpcClient } from '@arus/rpc'
+import { topicFor } from '@arus/swarm'
+import { spawnProcess, tmpStore, withTimeout, type SpawnedProcess, type Testnet, type TestContextLike } from '@arus/testkit'
+import { runCli } from '../src/cli.js'
+
+export const PANEL_BIN = fileURLToPath(new URL('../bin/arus-panel.js', import.meta.url))
+
+/** Env for a test panel: cheap Argon2id and proof of work, JSON logs. */
+export function panelEnv (dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { DATA_DIR: dataDir, ARGON2_MEM_KIB: '8', ARGON2_OPS: '1', POW_DIFFICULTY: '4', LOG_FORMAT: 'json', ...extra }
+}
+
+export interface CliResult { code: number; stdout: string; stderr: string }
+
+/** Runs one `arus-panel` command in-process (same program as the bin), stdin from `input`. */
+export async function cli (env: Record<string, string>, args: string[], input = ''): Promise<CliResult> {
+  let stdout = ''
+  let stderr = ''
+  const sink = (append: (s: string) => void) => new Writable({ write (chunk, _enc, cb) { append(String(chunk)); cb() } })
+  const code = await runCli(['node', 'arus-panel', ...args], {
+    stdout: sink((s) => { stdout += s }),
+    stderr: sink((s) => { stderr += s }),
+    stdin: Readable.from(input ? [input] : []),
+    env
+  })
+  return { code, stdout, stderr }
+}
+
+/** Like `cli` but fails the test on a non-zero exit; parses --json output. */
+export async function cliJson<T = any> (env: Record<string, string>, args: string[], input = ''): Promise<T> {
+  const r = await cli(env, ['--json', ...args], input)
+  if (r.code !== 0) throw new Error(`arus-panel ${args.join(' ')} exited ${r.code}: ${r.stderr}`)
+  return JSON.parse(r.stdout) as T
+}
+
+export async function initPanel (env: Record<string, string>): Promise<{ panelKey: string; pairingCode: string }> {
+  return cliJson(env, ['init'])
+}
+
+export async function legacyPublisherKey (dataDir: string): Promise<Uint8Array> {
+  return fromHex((await readFile(join(dataDir, 'private', 'legacy-publisher.key'), 'utf8')).trim(), 64)
+}
+
+/** Starts `arus-panel run` as a separate process and waits for its ready line. */
+export async function spawnPanel (t: TestContextLike | undefined, env: Record<string, string>): Promise<SpawnedProcess> {
+  const proc = spawnProcess(t, process.execPath, [PANEL_BIN, 'run'], { env })
+  await proc.waitForLine(/"event":"panel.ready"/, 20_000)
+  return proc
+}
+
+export interface PanelLink { swarm: Hyperswarm; reader: CatalogReader; rpc: RpcClient; conn: any }
+
+/** A peer that joins the panel topic as client, replicates the catalog and speaks RPC to the panel only. */
+export async function linkToPanel (t: TestContextLike, testnet: Testnet, panelKeyHex: string): Promise<PanelLink> {
+  const panelKey = fromHex(panelKeyHex, 32)
+  const store = await tmpStore(t)
+  const swarm = testnet.createSwarm()
+  const reader = openCatalogReader({ store, panelPublicKey: panelKey })
+  // The RPC channel must open as soon as the connection exists: protomux rejects a
+  // channel the other side opened while this side had none.
+  const connected = new Promise<{ conn: any; rpc: RpcClient }>((resolve) => {
+    swarm.on('connection', (conn) => {
+      conn.on('error', () => {})
+      store.replicate(conn)
+      if (b4a.equals(conn.remotePublicKey, panelKey)) resolve({ conn, rpc: createRpcClient(conn) })
+    })
+  })
+  swarm.join(topicFor(panelKey), { server: false, client: true })
+  const { conn, rpc } = await withTimeout(connected, 20_000, 'connection to the panel')
+  await reader.ready()
+  return { swarm, reader, rpc, conn }
+}
