@@ -55,7 +55,12 @@ export function createAuthHandlers (ctx: PanelContext, throttle: Throttle, metri
       throttle.hit(keys)
       // Unknown usernames are evaluated under their derived key too: the reply cannot tell them apart.
       const sk = deriveUserOprfKey(ctx.identity.oprfSeed, req.username)
-      const evaluated = oprf.blindEvaluate(sk, fromHex(req.blinded, 32))
+      let evaluated: Uint8Array
+      try {
+        evaluated = oprf.blindEvaluate(sk, fromHex(req.blinded, 32))
+      } catch {
+        return { error: 'invalid-request', detail: 'blinded is not a valid ristretto255 element' }
+      }
       s.sessionChallenge = randomBytes(32)
       s.sessionUser = req.username
       return { v: 1, evaluated: toHex(evaluated), sessionChallenge: toHex(s.sessionChallenge) }
