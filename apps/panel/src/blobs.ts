@@ -20,6 +20,9 @@ export function createBlobsFiller (ctx: PanelContext, store: Corestore, swarm: H
   const attempts = init.attempts ?? 3
   const pending = new Map<string, Promise<void>>()
   let closed = false
+  // Resolves at close(), so a lookup waiting on the network ends at once.
+  let abort!: () => void
+  const aborted = new Promise<null>((resolve) => { abort = () => resolve(null) })
 
   async function resolveBlobsKey (feedKey: string, encKey: string): Promise<string | null> {
     const drive = new Hyperdrive(store.session(), fromHex(feedKey, 32), { encryptionKey: fromHex(encKey, 32) })
@@ -29,6 +32,7 @@ export function createBlobsFiller (ctx: PanelContext, store: Corestore, swarm: H
       await drive.ready()
       const blobs = await Promise.race([
         drive.getBlobs(),
+        aborted,
         new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), attemptTimeoutMs) })
       ])
       return blobs?.core.key ? toHex(blobs.core.key) : null
@@ -68,6 +72,7 @@ export function createBlobsFiller (ctx: PanelContext, store: Corestore, swarm: H
     },
     async close () {
       closed = true
+      abort()
       await Promise.allSettled([...pending.values()])
     }
   }

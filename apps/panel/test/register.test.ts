@@ -135,7 +135,7 @@ describe('register', () => {
   }, 90_000)
 
   it('refuses the legacy key once LEGACY_PUBLISHER=0, and keeps serving registers after a restart', async () => {
-    await panel.stop()
+    expect((await panel.stop()).code).toBe(0) // a clean shutdown on SIGTERM
     panel = await spawnPanel(undefined, { ...env, LEGACY_PUBLISHER: '0' })
     link = await linkToPanel(noTeardown, testnet, panelKey)
     expect(await reason(link.rpc.register(signed({ streamId: 'legacy1', feedKey, isLive: false, key }, legacy)))).toBe('unauthorized')

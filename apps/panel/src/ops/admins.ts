@@ -1,4 +1,4 @@
-import { computeVerifier, constantTimeEqual, fromHex, newSalt, toHex } from '@arus/crypto'
+import { blake2b256, computeVerifier, constantTimeEqual, fromHex, newSalt, toHex } from '@arus/crypto'
 import type { PanelContext } from '../context.js'
 import { PanelError } from '../errors.js'
 import type { AdminEntry } from '../registries.js'
@@ -7,6 +7,9 @@ import type { AdminEntry } from '../registries.js'
 
 const NAME = /^[A-Za-z0-9_.@-]{1,64}$/
 type AdminCtx = Pick<PanelContext, 'registries' | 'settings' | 'log'>
+
+/** Argon2id's input: the password's BLAKE2b-256 (computeVerifier takes a fixed 32-byte secret). */
+const passwordInput = (password: string) => blake2b256(new TextEncoder().encode(password))
 
 export interface AdminView { name: string; tokenVersion: number; createdAt: number }
 
@@ -19,7 +22,7 @@ async function newVerifier (ctx: AdminCtx, password: string): Promise<Pick<Admin
   if (password.length < 1 || password.length > 1024) throw PanelError.invalid('password must be 1-1024 characters')
   const salt = newSalt()
   const argon = { ...ctx.settings.argon }
-  const verifier = await computeVerifier(new TextEncoder().encode(password), salt, argon)
+  const verifier = await computeVerifier(passwordInput(password), salt, argon)
   return { salt: toHex(salt), verifier: toHex(verifier), argon }
 }
 
@@ -63,6 +66,6 @@ export async function setAdminPassword (ctx: AdminCtx, name: string, password: s
 export async function checkAdminPassword (ctx: AdminCtx, name: string, password: string): Promise<AdminEntry | null> {
   const a = await ctx.registries.admins.get(name)
   if (!a) return null
-  const got = await computeVerifier(new TextEncoder().encode(password), fromHex(a.salt, 16), a.argon)
+  const got = await computeVerifier(passwordInput(password), fromHex(a.salt, 16), a.argon)
   return constantTimeEqual(got, fromHex(a.verifier, 32)) ? a : null
 }
