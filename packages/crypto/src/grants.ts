@@ -11,12 +11,20 @@ export const STREAM_KEY_BYTES = 32
 /** Length of a sealed grant (48 bytes of sealed-box overhead plus the key). */
 export const GRANT_BYTES = sodium.crypto_box_SEALBYTES + STREAM_KEY_BYTES
 
-/** Seals a 32-byte stream key to a user's X25519 public key; returns lowercase hex. */
+/**
+ * Seals a 32-byte stream key to a user's X25519 public key; returns lowercase hex. Throws
+ * `CRYPTO_BAD_INPUT` for a low-order `userPub` (e.g. all zeros), which libsodium refuses.
+ */
 export function sealGrant (streamKey: Uint8Array, userPub: Uint8Array): string {
   assertBytes('streamKey', streamKey, STREAM_KEY_BYTES)
   assertBytes('userPub', userPub, sodium.crypto_box_PUBLICKEYBYTES)
   const out = new Uint8Array(GRANT_BYTES)
-  sodium.crypto_box_seal(out, streamKey, userPub)
+  try {
+    sodium.crypto_box_seal(out, streamKey, userPub)
+  } catch (err) {
+    // libsodium fails the X25519 step when the shared secret is all zeros (low-order point).
+    throw CryptoError.badInput('userPub', 'is a low-order X25519 public key', err)
+  }
   return toHex(out)
 }
 

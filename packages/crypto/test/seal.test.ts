@@ -53,6 +53,9 @@ describe('sealGrant / openGrant', () => {
     const user = boxKeyPair()
     expect(codeOf(() => sealGrant(new Uint8Array(16), user.publicKey))).toBe('CRYPTO_BAD_LENGTH')
     expect(codeOf(() => sealGrant(randomBytes(32), new Uint8Array(33)))).toBe('CRYPTO_BAD_LENGTH')
+    // Low-order X25519 points (libsodium refuses them) surface as a coded error, not sodium's own.
+    expect(codeOf(() => sealGrant(randomBytes(32), new Uint8Array(32)))).toBe('CRYPTO_BAD_INPUT')
+    expect(codeOf(() => sealGrant(randomBytes(32), Uint8Array.of(1, ...new Uint8Array(31))))).toBe('CRYPTO_BAD_INPUT')
     const grant = sealGrant(randomBytes(32), user.publicKey)
     expect(codeOf(() => openGrant(grant.slice(2), user.publicKey, user.secretKey))).toBe('CRYPTO_BAD_HEX')
     expect(codeOf(() => openGrant(grant, user.publicKey, new Uint8Array(64)))).toBe('CRYPTO_BAD_LENGTH')
