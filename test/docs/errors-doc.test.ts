@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { CATALOG_ERROR_CODES } from '@arus/catalog'
+import { CRYPTO_ERROR_CODES } from '@arus/crypto'
+import { RPC_ERROR_CODES, RPC_ERROR_REASONS } from '@arus/rpc'
+import { SERVICE_ERROR_CODES } from '@arus/service'
+import { SWARM_ERROR_CODES } from '@arus/swarm'
+import { TESTKIT_ERROR_CODES } from '@arus/testkit'
+import { PANEL_ERROR_CODES, PanelError, type PanelErrorCode } from '../../apps/panel/src/errors.js'
+
+// docs/errors.md is the operator's and integrator's list of every code; these checks fail as
+// soon as a code table and the page drift apart (pure parse and compare, no I/O beyond the read).
+const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8')
+
+/** What the page must say about one code: its HTTP cell ('—' when it never crosses HTTP) and meaning. */
+interface Expected { http?: string; meaning: string }
+
+const NO_HTTP = '—'
+
+/** `code → one-line meaning` tables (errors that carry no HTTP status). */
+const plain = (table: Record<string, string>): Map<string, Expected> =>
+  new Map(Object.entries(table).map(([code, meaning]) => [code, { http: NO_HTTP, meaning }]))
+
+const service = new Map(Object.entries(SERVICE_ERROR_CODES).map(([code, v]) => [code, { http: String(v.status), meaning: v.meaning }]))
+
+// The panel's status map is private: every PanelError carries the status of its code.
+const panel = new Map(Object.entries(PANEL_ERROR_CODES).map(([code, meaning]) => [
+  code, { http: String(new PanelError(code as PanelErrorCode).status), meaning }
+]))
+
+/** Section heading (`## ...`) → the rows its table must hold, exactly. */
+const SECTIONS = new Map<string, Map<string, Expected>>([
+  ['@arus/crypto', plain(CRYPTO_ERROR_CODES)],
+  ['@arus/service', service],
+  ['@arus/swarm', plain(SWARM_ERROR_CODES)],
+  ['@arus/catalog', plain(CATALOG_ERROR_CODES)],
+  ['@arus/rpc', plain(RPC_ERROR_CODES)],
+  ['RPC in-band error strings (@arus/rpc)', new Map(Object.entries(RPC_ERROR_REASONS).map(([reason, meaning]) => [reason, { meaning }]))],
+  ['arus-panel (apps/panel)', panel],
+  ['@arus/testkit (test-only)', plain(TESTKIT_ERROR_CODES)]
+])
+
+/** Markdown cell text back to plain text: `\|`, `\<`, `\>` unescaped. */
+const unescape = (cell: string) => cell.replace(/\\([|<>])/g, '$1')
+
+/**
+ * Table rows whose first cell is a backticked name, grouped by the `## ` heading above
+ * them: heading → name → the remaining cells. Header and separator rows are skipped.
+ */
+function parseTables (text: string): Map<string, Map<string, string[]>> {
+  const sections = new Map<string, Map<string, string[]>>()
+  let heading = '(before the first heading)'
+  let inFence = false
+  for (const line of text.split('\n')) {
+    if (line.trimStart().startsWith('```')) inFence = !inFence
+    if (inFence) continue
+    const h2 = /^## (.+)$/.exec(line)
+    if (h2) { heading = (h2[1] ?? '').trim(); continue }
+    if (!/^\|.*\|\s*$/.test(line)) continue
+    const cells = line.trim().slice(1, -1).split(/(?<!\\)\|/).map((c) => unescape(c.trim()))
+    const name = /^`([^`]+)`$/.exec(cells[0] ?? '')?.[1]
+    if (name === undefined) continue
+    const rows = sections.get(heading) ?? new Map<string, string[]>()
+    if (rows.has(name)) throw new Error(`docs/errors.md lists ${name} twice under "${heading}"`)
+    rows.set(name, cells.slice(1))
+    sections.set(heading, rows)
+  }
+  return sections
+}
+
+const tables = parseTables(doc)
+
+describe('docs/errors.md', () => {
+  it('has a table for each code table, and no code rows elsewhere', () => {
+    expect([...tables.keys()].sort()).toEqual([...SECTIONS.keys()].sort())
+  })
+
+  for (const [heading, expected] of SECTIONS) {
+    describe(heading, () => {
+      const rows = tables.get(heading) ?? new Map<string, string[]>()
+
+      it('lists every code of the table', () => {
+        const missing = [...expected.keys()].filter((code) => !rows.has(code))
+        expect(missing, `codes missing from docs/errors.md under "## ${heading}"`).toEqual([])
+      })
+
+      it('lists no code the table lacks', () => {
+        const unknown = [...rows.keys()].filter((code) => !expected.has(code))
+        expect(unknown, `codes under "## ${heading}" that no table has`).toEqual([])
+      })
+
+      it('gives each code its HTTP status and meaning', () => {
+        for (const [code, cells] of rows) {
+          const want = expected.get(code)
+          if (!want) continue
+          const [http, meaning] = want.http === undefined ? [undefined, cells[0]] : [cells[0], cells[1]]
+          expect(cells.length, `${code}: column count`).toBe(want.http === undefined ? 1 : 2)
+          if (want.http !== undefined) expect(http, `${code}: HTTP`).toBe(want.http)
+          expect(meaning, `${code}: meaning`).toBe(want.meaning)
+        }
+      })
+    })
+  }
+
+  it('links the in-band strings to the RPC protocol page', () => {
+    expect(doc).toContain('(rpc-protocol.md#error-strings)')
+  })
+})
