@@ -64,6 +64,10 @@ describe('arus-panel as a process', () => {
     await import('node:fs/promises').then((fs) => fs.writeFile(edited, text.replace(panelKey, 'ab'.repeat(32))))
     expect((await cli(env, ['verify-escrow', edited], 'correct horse battery\n')).code).toBe(1)
 
+    const notJson = join(tmpDir(t), 'not.json')
+    await import('node:fs/promises').then((fs) => fs.writeFile(notJson, 'hello'))
+    expect((await cli(env, ['verify-escrow', notJson], 'x\n')).stderr).toContain('PANEL_ESCROW_UNREADABLE')
+
     const target = join(tmpDir(t), 'restored')
     await cliJson(env, ['verify-escrow', file, '--restore-to', target], 'correct horse battery\n')
     const restored = JSON.parse(await readFile(join(target, 'private', 'identity.json'), 'utf8'))

@@ -50,7 +50,8 @@ export function identityCommands (program: Command, io: CliIO, json: () => boole
     .description('check an escrow file decrypts and matches its fingerprint; optionally restore it into an empty directory')
     .option('--restore-to <dir>', 'write the identity into this empty (or absent) DATA_DIR')
     .action(async (file: string, opts: { restoreTo?: string }) => {
-      const envelope = JSON.parse(await readFile(file, 'utf8')) as EscrowEnvelope
+      let envelope: EscrowEnvelope
+      try { envelope = JSON.parse(await readFile(file, 'utf8')) as EscrowEnvelope } catch { throw new PanelError('PANEL_ESCROW_UNREADABLE', `${file} is not an escrow file (not JSON)`) }
       const passphrase = await readSecretLine(io, 'escrow passphrase: ')
       const id = checkEscrow(await openEscrow(envelope, passphrase), envelope.fingerprint)
       if (opts.restoreTo) {

@@ -20,8 +20,9 @@ export async function * allUsers (ctx: PanelContext): AsyncGenerator<{ username:
 export async function grant (ctx: PanelContext, username: string, streamId: string): Promise<{ changed: boolean }> {
   parseUsername(username)
   const id = parseStreamId(streamId)
+  if (!(await ctx.catalog.getStream(id))) throw PanelError.notFound(`stream "${id}"`)
   const key = await ctx.registries.streamKeys.get(id)
-  if (!(await ctx.catalog.getStream(id)) || !key) throw PanelError.notFound(`stream "${id}"`)
+  if (!key) throw new PanelError('PANEL_NO_STREAM_KEY', `stream "${id}" has no key on this panel`)
   let changed = false
   await modify(ctx, username, (u) => {
     if (Object.hasOwn(u.wrapped, id)) return u

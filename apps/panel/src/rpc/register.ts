@@ -19,8 +19,9 @@ async function authorize (ctx: PanelContext, p: RegisterPayload, text: string, s
   }
   const pub = await ctx.registries.publishers.get(p.publisher)
   if (!pub) return { error: 'unknown-publisher' }
-  if (pub.status === 'revoked') return { error: 'revoked' }
+  // The signature first: an unsigned payload must not learn whether a site is revoked.
   if (!verify(bytes, sig, fromHex(pub.publicKey, 32))) return { error: 'unauthorized' }
+  if (pub.status === 'revoked') return { error: 'revoked' }
   if (!scopeMatches(pub.scopes, p.streamId)) return { error: 'out-of-scope' }
   return { origin: p.publisher }
 }
@@ -59,11 +60,6 @@ export function createRegisterHandler (ctx: PanelContext, deps: RegisterDeps) {
     if (Math.abs(now - p.ts) > ctx.settings.registerMaxSkewMs || p.ts < (lastTs.get(p.streamId) ?? 0)) return { error: 'stale' }
     lastTs.set(p.streamId, p.ts)
 
-    const stored = await ctx.registries.streamKeys.get(p.streamId)
-    if (stored !== p.key) {
-      await ctx.registries.streamKeys.update((keys) => { keys[p.streamId] = p.key })
-      if (stored !== null) await resealStream(ctx, p.streamId, p.key)
-    }
     let result: StreamRecord | Err | null = null
     const { changed } = await ctx.catalog.updateStream(p.streamId, (current) => {
       result = applyRegister(current, p, auth.origin)
@@ -71,6 +67,13 @@ export function createRegisterHandler (ctx: PanelContext, deps: RegisterDeps) {
     })
     const r = result as StreamRecord | Err | null
     if (!r || 'error' in r) return r ?? { error: 'internal' }
+    // A redirect channel is the admin's: the register is acknowledged and changes nothing.
+    if (r.redirect) return { v: 1, ok: true, changed: false }
+    const stored = await ctx.registries.streamKeys.get(p.streamId)
+    if (stored !== p.key) {
+      await ctx.registries.streamKeys.update((keys) => { keys[p.streamId] = p.key })
+      if (stored !== null) await resealStream(ctx, p.streamId, p.key)
+    }
     if (r.feedKey && !r.blobsKey) deps.onFeed(p.streamId, r.feedKey)
     if (changed) ctx.log.info({ event: 'register', streamId: p.streamId, origin: auth.origin, isLive: r.type === 'live' ? r.isLive : undefined }, 'register applied')
     return { v: 1, ok: true, changed }

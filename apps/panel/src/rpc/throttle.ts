@@ -4,7 +4,7 @@
  * keys it used. Memory is bounded: past `maxKeys` the oldest window is forgotten.
  */
 export interface Throttle {
-  /** Seconds until the first locked key frees, or 0 when none is locked. */
+  /** Seconds until every locked key among `keys` frees (the longest wait), or 0 when none is locked. */
   retryAfter(keys: string[]): number
   hit(keys: string[]): void
   reset(keys: string[]): void
