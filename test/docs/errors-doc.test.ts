@@ -106,3 +106,25 @@ describe('docs/errors.md', () => {
     expect(doc).toContain('(rpc-protocol.md#error-strings)')
   })
 })
+
+describe('coverage of code tables', () => {
+  it('documents every *_ERROR_CODES table declared anywhere in packages/ and apps/', async () => {
+    const { readdirSync, existsSync } = await import('node:fs')
+    const root = new URL('../../', import.meta.url)
+    const covered = new Set(['CRYPTO_ERROR_CODES', 'SERVICE_ERROR_CODES', 'SWARM_ERROR_CODES', 'CATALOG_ERROR_CODES', 'RPC_ERROR_CODES', 'PANEL_ERROR_CODES', 'TESTKIT_ERROR_CODES'])
+    const declared: string[] = []
+    const walk = (dir: URL): void => {
+      if (!existsSync(dir)) return
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(new URL(`${entry.name}/`, dir))
+        else if (entry.name.endsWith('.ts')) {
+          for (const m of readFileSync(new URL(entry.name, dir), 'utf8').matchAll(/export const ([A-Z][A-Z_]*_ERROR_CODES)\b/g)) declared.push(m[1]!)
+        }
+      }
+    }
+    for (const top of ['packages', 'apps']) {
+      for (const pkg of readdirSync(new URL(`${top}/`, root))) walk(new URL(`${top}/${pkg}/src/`, root))
+    }
+    expect(declared.filter((name) => !covered.has(name)), 'add these tables to docs/errors.md and to this test').toEqual([])
+  })
+})
