@@ -64,7 +64,18 @@ export const SERVICE_ERROR_CODES = {
   SERVICE_INVALID_ARGUMENT: { status: 500, meaning: 'A function of @arus/service was called with invalid options (a programming error).' },
   SERVICE_FILE_IO: { status: 500, meaning: 'A file or directory operation failed (the message names the path and the OS error code).' },
   SERVICE_FILE_NOT_FOUND: { status: 500, meaning: 'A required file does not exist.' },
-  SERVICE_CORRUPT_FILE: { status: 500, meaning: 'A file is not valid JSON or does not match its schema (its content is never echoed).' }
+  SERVICE_CORRUPT_FILE: { status: 500, meaning: 'A file is not valid JSON or does not match its schema (its content is never echoed).' },
+  SERVICE_VALIDATION_FAILED: { status: 400, meaning: 'An HTTP request failed its schema (body, query or path parameters, or malformed JSON); the message names the fields.' },
+  SERVICE_UNAUTHORIZED: { status: 401, meaning: 'No valid admin session: the bearer token is missing, malformed, forged or expired, or its session ended (password rotated, admin removed).' },
+  SERVICE_BAD_CREDENTIALS: { status: 401, meaning: 'Login refused: unknown name or wrong password (the two are not told apart).' },
+  SERVICE_FORBIDDEN: { status: 403, meaning: 'The bearer token is authentic but is not an admin token (e.g. a viewer session token).' },
+  SERVICE_NOT_FOUND: { status: 404, meaning: 'No route matches the method and path.' },
+  SERVICE_PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The request body exceeds the route\'s size limit.' },
+  SERVICE_UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'The request body has a content type the route does not accept.' },
+  SERVICE_LOCKED: { status: 429, meaning: 'Too many login attempts for this name or client address; the body carries retryAfter (seconds).' },
+  SERVICE_VERIFY_BUSY: { status: 503, meaning: 'A password verification is already running (one at a time); the login is refused at once.' },
+  SERVICE_VERIFY_TIMEOUT: { status: 503, meaning: 'The password verification exceeded loginVerifyTimeoutMs; its worker was terminated and replaced.' },
+  SERVICE_INTERNAL: { status: 500, meaning: 'An unexpected server error; the details are in the daemon log, never in the response.' }
 } as const
 
 /** A code of `SERVICE_ERROR_CODES`. */
@@ -103,6 +114,52 @@ export class ServiceError extends ArusError {
   /** `reason` must describe the problem without quoting the file's content. */
   static corruptFile (path: string, reason: string, details: Record<string, unknown> = {}): ServiceError {
     return new ServiceError('SERVICE_CORRUPT_FILE', `corrupt file ${path}: ${reason}`, { details: { path, ...details } })
+  }
+
+  /** `fields` are the dotted paths at fault (e.g. 'body.password'); values are never echoed. */
+  static validationFailed (message: string, fields: string[] = []): ServiceError {
+    return new ServiceError('SERVICE_VALIDATION_FAILED', message, { details: { fields } })
+  }
+
+  static unauthorized (message = 'a valid admin bearer token is required'): ServiceError {
+    return new ServiceError('SERVICE_UNAUTHORIZED', message)
+  }
+
+  static badCredentials (): ServiceError {
+    return new ServiceError('SERVICE_BAD_CREDENTIALS', 'unknown name or wrong password')
+  }
+
+  static forbidden (message: string): ServiceError {
+    return new ServiceError('SERVICE_FORBIDDEN', message)
+  }
+
+  static notFound (method: string, url: string): ServiceError {
+    return new ServiceError('SERVICE_NOT_FOUND', `no route ${method} ${url.split('?')[0]!.slice(0, 200)}`)
+  }
+
+  static payloadTooLarge (limit?: number): ServiceError {
+    return new ServiceError('SERVICE_PAYLOAD_TOO_LARGE', limit === undefined ? 'request body too large' : `request body larger than ${limit} bytes`)
+  }
+
+  static unsupportedMediaType (message: string): ServiceError {
+    return new ServiceError('SERVICE_UNSUPPORTED_MEDIA_TYPE', message)
+  }
+
+  /** `retryAfter` (whole seconds) goes to `details.retryAfter`; the HTTP layer adds it to the body and a Retry-After header. */
+  static locked (retryAfter: number): ServiceError {
+    return new ServiceError('SERVICE_LOCKED', `too many login attempts; retry after ${retryAfter} s`, { details: { retryAfter } })
+  }
+
+  static verifyBusy (): ServiceError {
+    return new ServiceError('SERVICE_VERIFY_BUSY', 'a password verification is already running; retry shortly')
+  }
+
+  static verifyTimeout (timeoutMs: number): ServiceError {
+    return new ServiceError('SERVICE_VERIFY_TIMEOUT', `password verification exceeded ${timeoutMs} ms`)
+  }
+
+  static internal (message = 'internal error', cause?: unknown): ServiceError {
+    return new ServiceError('SERVICE_INTERNAL', message, cause === undefined ? {} : { cause })
   }
 }
 

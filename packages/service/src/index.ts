@@ -4,9 +4,10 @@
  * config parsed once and frozen, a pino logger with fixed redaction, atomic
  * private state files, and graceful shutdown.
  *
- * Later siblings (the Fastify control server, auth gate, single-flight verify
- * worker, lockout, /healthz and /metrics) build on these and will be exported
- * from here too.
+ * The HTTP kit (`src/http/`) builds every daemon's control server on these: a
+ * Fastify app with the error envelope, /healthz and /metrics before the auth
+ * gate, admin login with lockout and a single-flight Argon2id verify worker,
+ * bearer session tokens, a zod route helper and the OpenAPI document.
  */
 
 export { ArusError, ServiceError, SERVICE_ERROR_CODES, isArusError } from './errors.js'
@@ -33,4 +34,25 @@ export { withFileLock } from './file-lock.js'
 export { onShutdown } from './lifecycle.js'
 export type { Closer, Shutdown, ShutdownInit } from './lifecycle.js'
 
+export { buildControlServer, listenControlServer } from './http/server.js'
+export type { ControlServerDeps, ControlAuthDeps, ListenInit } from './http/server.js'
+export { route, routeTable } from './http/routes.js'
+export type { RouteSpec, RouteInfo, RouteInput, RouteHandler, RouteMethod, RawBodySpec } from './http/routes.js'
+export { buildOpenApi, openApiPath } from './http/openapi.js'
+export type { OpenApiInfo, OpenApiDocument } from './http/openapi.js'
+export { ADMIN_TOKEN_TYPE, authenticate, issueAdminToken, requestAdmin } from './http/auth.js'
+export type { AdminSession, AuthGateInit, TokenKeys } from './http/auth.js'
+export { LoginBody, LoginReply } from './http/login.js'
+export type { AdminVerifier, LoginResult } from './http/login.js'
+export { createLockout } from './http/lockout.js'
+export type { Lockout, LockoutInit } from './http/lockout.js'
+export { createVerifyWorker } from './http/verify-worker.js'
+export type { VerifyJob, VerifyWorker, VerifyWorkerInit, VerifyWorkerStats } from './http/verify-worker.js'
+export { toArusError } from './http/errors-http.js'
+export type { ErrorMapper } from './http/errors-http.js'
+export { isLoopbackHost } from './http/loopback.js'
+export { createMetricsRegistry, Counter, Gauge, Histogram, Registry } from './http/metrics.js'
+export type { MetricsRegistryInit } from './http/metrics.js'
+
 export type { Logger } from 'pino'
+export type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'

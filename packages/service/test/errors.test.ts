@@ -40,7 +40,18 @@ describe('ServiceError', () => {
       ServiceError.invalidArgument('bad'),
       ServiceError.fileIo('write', '/p', Object.assign(new Error('x'), { code: 'EACCES' })),
       ServiceError.fileNotFound('/p'),
-      ServiceError.corruptFile('/p', 'not valid JSON')
+      ServiceError.corruptFile('/p', 'not valid JSON'),
+      ServiceError.validationFailed('invalid request: body.x: required', ['body.x']),
+      ServiceError.unauthorized(),
+      ServiceError.badCredentials(),
+      ServiceError.forbidden('not an admin token'),
+      ServiceError.notFound('GET', '/nope'),
+      ServiceError.payloadTooLarge(10),
+      ServiceError.unsupportedMediaType('content type must be image/*'),
+      ServiceError.locked(30),
+      ServiceError.verifyBusy(),
+      ServiceError.verifyTimeout(30_000),
+      ServiceError.internal()
     ]
     expect(errs.map((e) => e.code).sort()).toEqual(Object.keys(SERVICE_ERROR_CODES).sort())
     for (const e of errs) {

@@ -1,0 +1,174 @@
+import fastifyStatic from '@fastify/static'
+import Fastify, { LogController, type FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import { Counter, type Registry } from 'prom-client'
+import { z } from 'zod'
+import type { ArgonCost } from '@arus/crypto'
+import { ServiceError } from '../errors.js'
+import { installAuthGate, type TokenKeys } from './auth.js'
+import { installErrorHandling, type ErrorMapper } from './errors-http.js'
+import { createLockout } from './lockout.js'
+import { loginRoute, type AdminVerifier, type LoginResult } from './login.js'
+import { isLoopbackHost } from './loopback.js'
+import { buildOpenApi, type OpenApiInfo } from './openapi.js'
+import { route, routeTable } from './routes.js'
+import { createVerifyWorker, type VerifyWorker } from './verify-worker.js'
+
+/** Admin authentication of a control server. */
+export interface ControlAuthDeps {
+  /** Signs and verifies session tokens (the panel passes its identity key pair). */
+  keys: TokenKeys
+  /** Session token lifetime in ms (default 12 h). */
+  sessionTtlMs?: number
+  /** The admin's tokenVersion, or null when it no longer exists (checked on every request). */
+  currentTokenVersion(name: string): Promise<number | null>
+  /** The admin's verifier and the Argon2id input of `password`, or null for an unknown name. */
+  verifierInput(name: string, password: string): Promise<AdminVerifier | null>
+  /** LOCKOUT_THRESHOLD attempts per LOCKOUT_SECONDS, per name and per client address. */
+  lockout: { threshold: number; windowSeconds: number }
+  /** loginVerifyTimeoutMs (default 30000). Ignored when `verifier` is given. */
+  verifyTimeoutMs?: number
+  /** Cost of the decoy verification for unknown names (default 64 MiB / 3). Ignored when `verifier` is given. */
+  decoyCost?: ArgonCost
+  /** A verify worker to use (tests count its verifications); the server then does not close it. */
+  verifier?: VerifyWorker
+  /** Clock in epoch ms (default Date.now). */
+  now?: () => number
+}
+
+/** Collaborators of {@link buildControlServer}. */
+export interface ControlServerDeps {
+  log: Logger
+  /** Title and version of the OpenAPI document. */
+  info: OpenApiInfo
+  /** Registry served at /metrics (see createMetricsRegistry). */
+  metrics: Registry
+  auth: ControlAuthDeps
+  /** Prefix of the kit's own metrics (default 'arus_'): `<prefix>admin_logins_total{result}`. */
+  metricsPrefix?: string
+  /** Extra /healthz fields (e.g. `{ swarmConnections }`); keep it cheap and synchronous. */
+  health?: () => Record<string, unknown>
+  /** Epoch ms the service started (default: now). */
+  startedAt?: number
+  /** Directory served at / (the dashboard); none when absent. */
+  staticDir?: string
+  /** Maps a daemon's own errors (not ArusErrors) to an ArusError, or undefined to let the kit decide. */
+  mapError?: ErrorMapper
+  /** Trust X-Forwarded-For for the client address (a reverse proxy on the same host). Default false. */
+  trustProxy?: boolean
+  /** Largest JSON body in bytes (default 1 MiB). */
+  bodyLimit?: number
+}
+
+const DEFAULT_TTL_MS = 12 * 3_600_000
+
+const HealthReply = z.looseObject({
+  up: z.boolean(),
+  uptimeSec: z.number().int()
+})
+
+/** Security headers on every answer: the dashboard is same-origin only and never framed. */
+const HEADERS: Record<string, string> = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'content-security-policy': "default-src 'self'; img-src 'self' https: blob: data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+}
+
+/**
+ * Builds a daemon's control server without listening: error envelope, security headers,
+ * GET /healthz and GET /metrics (unauthenticated, before the auth gate), POST /api/login,
+ * the bearer auth gate, GET /api/openapi.json (authenticated) and the static dashboard. The
+ * daemon adds its routes with `route(app, ...)` before `app.ready()` or `listen`.
+ */
+export function buildControlServer (deps: ControlServerDeps): FastifyInstance {
+  const startedAt = deps.startedAt ?? Date.now()
+  const now = deps.auth.now ?? Date.now
+  const app = Fastify({
+    loggerInstance: deps.log,
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: deps.trustProxy === true,
+    bodyLimit: deps.bodyLimit ?? 1024 * 1024
+  }) as unknown as FastifyInstance
+  installErrorHandling(app, deps.mapError)
+  app.addHook('onSend', async (_req, reply, payload) => {
+    for (const [k, v] of Object.entries(HEADERS)) void reply.header(k, v)
+    return payload
+  })
+
+  route(app, {
+    method: 'GET', url: '/healthz', auth: false, tag: 'health', summary: 'Liveness: {up, uptimeSec, ...}; cheap and synchronous', response: HealthReply
+  }, async () => ({ up: true, uptimeSec: Math.floor((Date.now() - startedAt) / 1000), ...deps.health?.() }))
+
+  route(app, {
+    method: 'GET', url: '/metrics', auth: false, tag: 'health', summary: 'Prometheus metrics (text exposition format)', produces: 'text/plain'
+  }, async (_input, _req, reply) => {
+    void reply.type(deps.metrics.contentType)
+    return Buffer.from(await deps.metrics.metrics())
+  })
+
+  const prefix = deps.metricsPrefix ?? 'arus_'
+  const logins = new Counter({
+    name: `${prefix}admin_logins_total`,
+    help: 'Admin HTTP logins by result (ok, failed, locked, busy, timeout, error)',
+    labelNames: ['result'],
+    registers: [deps.metrics]
+  })
+  const ownVerifier = deps.auth.verifier === undefined
+  const verifier = deps.auth.verifier ?? createVerifyWorker({
+    ...(deps.auth.verifyTimeoutMs !== undefined ? { timeoutMs: deps.auth.verifyTimeoutMs } : {}),
+    ...(deps.auth.decoyCost !== undefined ? { decoyCost: deps.auth.decoyCost } : {})
+  })
+  if (ownVerifier) app.addHook('onClose', async () => { await verifier.close() })
+  const onResult = (result: LoginResult, name: string, ip: string) => {
+    logins.inc({ result })
+    const entry = { event: 'admin.login', admin: name.slice(0, 128), result, ip }
+    if (result === 'ok') deps.log.info(entry, 'admin login')
+    else deps.log.warn(entry, 'admin login refused')
+  }
+  loginRoute(app, {
+    keys: deps.auth.keys,
+    sessionTtlMs: deps.auth.sessionTtlMs ?? DEFAULT_TTL_MS,
+    verifierInput: deps.auth.verifierInput,
+    lockout: createLockout({ threshold: deps.auth.lockout.threshold, windowSeconds: deps.auth.lockout.windowSeconds, now }),
+    verifier,
+    now,
+    onResult
+  })
+
+  installAuthGate(app, { publicKey: deps.auth.keys.publicKey, currentTokenVersion: deps.auth.currentTokenVersion, now })
+
+  let openapi: unknown
+  route(app, {
+    method: 'GET', url: '/api/openapi.json', auth: true, tag: 'health', summary: 'This API as an OpenAPI 3.0 document'
+  }, async () => {
+    openapi ??= buildOpenApi(routeTable(app), deps.info)
+    return openapi
+  })
+
+  if (deps.staticDir !== undefined) {
+    void app.register(fastifyStatic, { root: deps.staticDir, prefix: '/', index: ['index.html'], cacheControl: false })
+  }
+  return app
+}
+
+/** Where a control server listens. */
+export interface ListenInit {
+  host: string
+  /** 0 picks a free port. */
+  port: number
+  /** Refuse a non-loopback host (default true: spec 1 "What the service does" 4). */
+  loopbackOnly?: boolean
+}
+
+/** Listens and resolves to the bound URL (`http://127.0.0.1:<port>`). */
+export async function listenControlServer (app: FastifyInstance, init: ListenInit): Promise<string> {
+  if (init.loopbackOnly !== false && !isLoopbackHost(init.host)) {
+    throw ServiceError.invalidConfig(`control server host ${init.host} is not a loopback address; the admin API binds to loopback only (put a TLS reverse proxy in front of it)`)
+  }
+  await app.listen({ host: init.host, port: init.port })
+  const address = app.server.address()
+  if (address === null || typeof address === 'string') return `http://${init.host}:${init.port}`
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  return `http://${host}:${address.port}`
+}
