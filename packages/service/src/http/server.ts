@@ -67,7 +67,7 @@ const HealthReply = z.looseObject({
   uptimeSec: z.number().int()
 })
 
-/** Security headers on every answer: the dashboard is same-origin only and never framed. */
+/** Security headers on every answer (a route may set a stricter one): the dashboard is same-origin only and never framed. */
 const HEADERS: Record<string, string> = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
@@ -92,7 +92,7 @@ export function buildControlServer (deps: ControlServerDeps): FastifyInstance {
   }) as unknown as FastifyInstance
   installErrorHandling(app, deps.mapError)
   app.addHook('onSend', async (_req, reply, payload) => {
-    for (const [k, v] of Object.entries(HEADERS)) void reply.header(k, v)
+    for (const [k, v] of Object.entries(HEADERS)) if (!reply.hasHeader(k)) void reply.header(k, v)
     return payload
   })
 
