@@ -7,6 +7,7 @@ import { registryCommands } from './cli/registry-commands.js'
 import { streamCommands } from './cli/stream-commands.js'
 import { userCommands } from './cli/user-commands.js'
 import { startPanel } from './daemon.js'
+import { startAdminServer } from './http/server.js'
 
 /** Builds the `arus-panel` program; nothing runs until `parseAsync`. */
 export function buildProgram (io: CliIO): Command {
@@ -21,8 +22,13 @@ export function buildProgram (io: CliIO): Command {
     .action(async () => {
       const { config, log } = cliBase(io, { daemon: true })
       const panel = await startPanel(config, log)
-      // Runs until a signal; the shutdown closes the swarm and the store, then exits.
-      onShutdown(log, [() => panel.close()])
+      // The admin API and dashboard only when ADMIN_ENABLED=1 (spec 1 "What the service does" 4).
+      const admin = config.ADMIN_ENABLED
+        ? await startAdminServer({ ctx: panel.ctx, metrics: panel.metrics, startedAt: panel.startedAt, swarm: panel.swarm }, config, log)
+            .catch(async (err: unknown) => { await panel.close(); throw err })
+        : null
+      // Runs until a signal; the shutdown stops the API, then closes the swarm and the store, then exits.
+      onShutdown(log, [async () => { await admin?.close() }, () => panel.close()])
       await new Promise<never>(() => {})
     })
   identityCommands(program, io, json)

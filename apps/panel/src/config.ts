@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { env, loadConfig, loggingEnv, type Env } from '@arus/service'
+import { env, isLoopbackHost, loadConfig, loggingEnv, type Env } from '@arus/service'
 import type { PanelSettings } from './context.js'
 
 /**
@@ -23,6 +23,14 @@ export const panelEnvSchema = z.object({
   SESSION_TTL_HOURS: env.int({ min: 1, max: 8760, default: 168 }).describe('Lifetime of a viewer session token (offline validity after revocation).'),
   DEFAULT_MAX_DEVICES: env.int({ min: 1, max: 100, default: 5 }).describe('maxDevices given to new users.'),
   REGISTER_MAX_SKEW_SECONDS: env.int({ min: 10, max: 86_400, default: 600 }).describe('A register payload older or newer than this (by its ts) is refused as stale.'),
+  ADMIN_ENABLED: env.bool(false).describe('Serve the admin HTTP API and the dashboard (docs/panel-api.md).'),
+  ADMIN_HOST: env.host('127.0.0.1')
+    .refine(isLoopbackHost, 'must be a loopback address (127.0.0.0/8, ::1 or localhost): the admin API stays on loopback; put a TLS reverse proxy in front of it for remote access')
+    .describe('Address the admin HTTP API binds to; loopback only (spec 1 "What the service does" 4), boot refuses any other.'),
+  ADMIN_PORT: env.port(3210).describe('TCP port of the admin HTTP API (0 picks a free port; the bound address is logged as `admin.listening`).'),
+  ADMIN_SESSION_TTL_HOURS: env.int({ min: 1, max: 720, default: 12 }).describe('Lifetime of an admin session token from POST /api/login.'),
+  ADMIN_VERIFY_TIMEOUT_MS: env.int({ min: 1, max: 600_000, default: 30_000 }).describe('loginVerifyTimeoutMs: budget of one admin password verification; past it the login gets 503 and the verify worker is replaced.'),
+  ADMIN_TRUST_PROXY: env.bool(false).describe('Take the client address for the login lockout from X-Forwarded-For (set it when a reverse proxy on this host forwards the API).'),
   ...loggingEnv
 })
 

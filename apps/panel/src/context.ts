@@ -1,6 +1,7 @@
 import type { CatalogWriter } from '@arus/catalog'
 import type { Logger } from '@arus/service'
 import type Hyperdrive from 'hyperdrive'
+import type { ActivityRing } from './activity.js'
 import type { PanelIdentity } from './identity.js'
 import type { PanelPaths } from './paths.js'
 import type { PanelRegistries } from './registries.js'
@@ -28,4 +29,6 @@ export interface PanelContext {
   assets: Hyperdrive
   log: Logger
   now: () => number
+  /** The activity ring, when a daemon runs one (absent in one-shot CLI commands). */
+  activity?: ActivityRing
 }

@@ -2,10 +2,11 @@ import { createRpcResponder } from '@arus/rpc'
 import type { Logger } from '@arus/service'
 import { createSwarm, parseBootstrap, topicFor } from '@arus/swarm'
 import type Hyperswarm from 'hyperswarm'
+import { createActivityRing } from './activity.js'
 import { createBlobsFiller } from './blobs.js'
 import { panelSettings, type PanelConfig } from './config.js'
 import type { PanelContext } from './context.js'
-import { createPanelMetrics, type PanelMetrics } from './metrics.js'
+import { countChannels, createPanelMetrics, type PanelMetrics } from './metrics.js'
 import { openPanel } from './open.js'
 import { createAuthHandlers } from './rpc/auth.js'
 import { createRegisterHandler } from './rpc/register.js'
@@ -23,6 +24,7 @@ export interface RunningPanel {
 export async function startPanel (config: PanelConfig, log: Logger): Promise<RunningPanel> {
   const opened = await openPanel(config.DATA_DIR, panelSettings(config), log)
   const { ctx, store } = opened
+  ctx.activity = createActivityRing()
   const swarm = createSwarm({
     bootstrap: parseBootstrap(config.BOOTSTRAP),
     // The panel's swarm identity IS its panel key: clients check remotePublicKey before speaking.
@@ -48,6 +50,11 @@ export async function startPanel (config: PanelConfig, log: Logger): Promise<Run
   })
   await swarm.join(topicFor(ctx.identity.publicKey), { server: true, client: false }).flushed()
   const startedAt = Date.now()
+  metrics.bind({
+    startedAt,
+    swarmConnections: () => swarm.connections.size,
+    channels: () => countChannels(ctx.catalog)
+  })
   log.info({ event: 'panel.ready', panelKey: Buffer.from(ctx.identity.publicKey).toString('hex') }, 'panel ready')
 
   return {

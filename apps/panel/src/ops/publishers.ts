@@ -1,4 +1,5 @@
 import { generateSigningKeyPair, toHex } from '@arus/crypto'
+import { recordActivity } from '../activity.js'
 import type { PanelContext } from '../context.js'
 import { PanelError } from '../errors.js'
 import type { PublisherEntry } from '../registries.js'
@@ -10,7 +11,7 @@ const GLOB = /^[A-Za-z0-9_.*?-]{1,128}$/
 
 export interface PublisherView { name: string; publicKey: string; scopes: string[]; status: 'active' | 'revoked'; createdAt: number }
 
-type RegistryCtx = Pick<PanelContext, 'registries' | 'log'>
+type RegistryCtx = Pick<PanelContext, 'registries' | 'log' | 'activity'>
 
 export function parsePublisherName (name: string): string {
   if (!NAME.test(name)) throw PanelError.invalid(`invalid publisher name "${String(name).slice(0, 64)}": 1-64 letters, digits, _ . -`)
@@ -42,7 +43,7 @@ export async function addPublisher (ctx: RegistryCtx, input: { name: string; sco
     if (Object.hasOwn(map, name)) throw PanelError.exists(`publisher "${name}"`)
     map[name] = entry
   })
-  ctx.log.info({ event: 'publisher.added', publisher: name, scopes }, 'publisher enrolled')
+  recordActivity(ctx, { event: 'publisher.added', publisher: name, scopes }, 'publisher enrolled')
   return { ...view(name, entry), secretKey: toHex(kp.secretKey) }
 }
 
@@ -65,17 +66,19 @@ export async function removePublisher (ctx: RegistryCtx, name: string): Promise<
     if (!Object.hasOwn(map, name)) throw PanelError.notFound(`publisher "${name}"`)
     delete map[name]
   })
-  ctx.log.info({ event: 'publisher.removed', publisher: name }, 'publisher removed')
+  recordActivity(ctx, { event: 'publisher.removed', publisher: name }, 'publisher removed')
 }
 
 export async function setPublisherScopes (ctx: RegistryCtx, name: string, scopes: string[]): Promise<PublisherView> {
   const parsed = parseScopes(scopes)
-  return edit(ctx, name, (p) => { p.scopes = parsed })
+  const out = await edit(ctx, name, (p) => { p.scopes = parsed })
+  recordActivity(ctx, { event: 'publisher.scopes', publisher: name, scopes: parsed }, 'publisher scopes set')
+  return out
 }
 
 export async function setPublisherStatus (ctx: RegistryCtx, name: string, status: string): Promise<PublisherView> {
   if (status !== 'active' && status !== 'revoked') throw PanelError.invalid('status must be active or revoked')
   const out = await edit(ctx, name, (p) => { p.status = status })
-  ctx.log.info({ event: 'publisher.status', publisher: name, status }, 'publisher status changed')
+  recordActivity(ctx, { event: 'publisher.status', publisher: name, status }, 'publisher status changed')
   return out
 }

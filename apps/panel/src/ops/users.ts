@@ -1,4 +1,5 @@
 import { Username, type UserRecord } from '@arus/catalog'
+import { recordActivity } from '../activity.js'
 import type { PanelContext } from '../context.js'
 import { deriveAccountSecrets, sealGrants } from '../account-keys.js'
 import { PanelError } from '../errors.js'
@@ -36,7 +37,7 @@ export async function createUser (ctx: PanelContext, input: { username: string; 
     created = { v: 1, ...secrets, wrapped: {}, devices: [], tokenVersion: 0, maxDevices: ctx.settings.defaultMaxDevices, status: 'active' }
     return created
   })
-  ctx.log.info({ event: 'user.created', username }, 'user created')
+  recordActivity(ctx, { event: 'user.created', username }, 'user created')
   return summarizeUser(username, created!)
 }
 
@@ -52,7 +53,7 @@ export async function listUsers (ctx: PanelContext, q: { prefix?: string; after?
 export async function deleteUser (ctx: PanelContext, username: string): Promise<void> {
   await mustGet(ctx, username)
   await ctx.catalog.deleteUser(username)
-  ctx.log.info({ event: 'user.deleted', username }, 'user deleted')
+  recordActivity(ctx, { event: 'user.deleted', username }, 'user deleted')
 }
 
 /** Rotates the password: new verifier and keypair, grants re-sealed to the new key, every session ended. */
@@ -60,28 +61,36 @@ export async function setPassword (ctx: PanelContext, username: string, password
   await mustGet(ctx, username)
   const secrets = await deriveAccountSecrets(ctx, username, password)
   const keys = await ctx.registries.streamKeys.all()
-  return summarizeUser(username, await modify(ctx, username, (u) => ({
+  const out = summarizeUser(username, await modify(ctx, username, (u) => ({
     ...u,
     ...secrets,
     wrapped: sealGrants(keys, secrets.pub, Object.keys(u.wrapped)),
     tokenVersion: u.tokenVersion + 1
   })))
+  recordActivity(ctx, { event: 'user.password', username }, 'user password rotated')
+  return out
 }
 
 export async function setStatus (ctx: PanelContext, username: string, status: 'active' | 'disabled'): Promise<UserSummary> {
   if (status !== 'active' && status !== 'disabled') throw PanelError.invalid('status must be active or disabled')
-  return summarizeUser(username, await modify(ctx, username, (u) => u.status === status ? u : { ...u, status, tokenVersion: status === 'disabled' ? u.tokenVersion + 1 : u.tokenVersion }))
+  const out = summarizeUser(username, await modify(ctx, username, (u) => u.status === status ? u : { ...u, status, tokenVersion: status === 'disabled' ? u.tokenVersion + 1 : u.tokenVersion }))
+  recordActivity(ctx, { event: 'user.status', username, status }, 'user status set')
+  return out
 }
 
 export async function setMaxDevices (ctx: PanelContext, username: string, maxDevices: number): Promise<UserSummary> {
   if (!Number.isInteger(maxDevices) || maxDevices < 1 || maxDevices > 100) throw PanelError.invalid('maxDevices must be an integer 1-100')
-  return summarizeUser(username, await modify(ctx, username, (u) => u.maxDevices === maxDevices
+  const out = summarizeUser(username, await modify(ctx, username, (u) => u.maxDevices === maxDevices
     ? u
     : { ...u, maxDevices, tokenVersion: u.tokenVersion + 1, devices: u.devices.slice(-maxDevices) }))
+  recordActivity(ctx, { event: 'user.max-devices', username, maxDevices }, 'user device limit set')
+  return out
 }
 
 export async function logoutAll (ctx: PanelContext, username: string): Promise<UserSummary> {
-  return summarizeUser(username, await modify(ctx, username, (u) => ({ ...u, tokenVersion: u.tokenVersion + 1, devices: [] })))
+  const out = summarizeUser(username, await modify(ctx, username, (u) => ({ ...u, tokenVersion: u.tokenVersion + 1, devices: [] })))
+  recordActivity(ctx, { event: 'user.logout-all', username }, 'all sessions of a user ended')
+  return out
 }
 
 export async function listDevices (ctx: PanelContext, username: string): Promise<UserRecord['devices']> {
@@ -96,6 +105,7 @@ export async function logoutDevice (ctx: PanelContext, username: string, deviceI
     return found ? { ...u, devices: u.devices.filter((d) => d.deviceId !== deviceId) } : u
   })
   if (!found) throw PanelError.notFound(`device "${deviceId.slice(0, 64)}" of user "${username}"`)
+  recordActivity(ctx, { event: 'user.device-dropped', username }, 'device dropped')
 }
 
 /** Read-modify-write of one user; returning the same object writes nothing. */

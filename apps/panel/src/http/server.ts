@@ -1,0 +1,128 @@
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { CatalogError } from '@arus/catalog'
+import {
+  ArusError, buildControlServer, listenControlServer, type FastifyInstance, type Logger, type VerifyWorker
+} from '@arus/service'
+import type { PanelConfig } from '../config.js'
+import type { PanelContext } from '../context.js'
+import type { PanelMetrics } from '../metrics.js'
+import { METRICS_PREFIX } from '../metrics.js'
+import { adminTokenVersion, adminVerifierInput } from '../ops/admins.js'
+import { categoryRoutes } from './category-routes.js'
+import { registryRoutes } from './registry-routes.js'
+import { statusRoutes, type StatusSources } from './status-routes.js'
+import { streamRoutes } from './stream-routes.js'
+import { userRoutes } from './user-routes.js'
+
+/** Admin HTTP settings, from the env (config.ts). */
+export interface AdminHttpSettings {
+  /** Admin session token lifetime (ADMIN_SESSION_TTL_HOURS). */
+  sessionTtlMs: number
+  /** loginVerifyTimeoutMs (ADMIN_VERIFY_TIMEOUT_MS). */
+  verifyTimeoutMs: number
+  /** ADMIN_TRUST_PROXY. */
+  trustProxy: boolean
+}
+
+/** Collaborators of {@link buildAdminServer}. */
+export interface AdminServerDeps extends StatusSources {
+  ctx: PanelContext
+  metrics: PanelMetrics
+  settings: AdminHttpSettings
+  /** A verify worker to use (tests count verifications); default: the kit makes one. */
+  verifier?: VerifyWorker
+  /** Clock for tokens and lockout (tests). */
+  now?: () => number
+}
+
+/** HTTP status of the catalog's codes when an operation lets one through. */
+const CATALOG_STATUS: Partial<Record<string, number>> = {
+  CATALOG_INVALID_RECORD: 400,
+  CATALOG_INVALID_KEY: 400,
+  CATALOG_INVALID_STREAM_ID: 400,
+  CATALOG_INVALID_ARGUMENT: 400,
+  CATALOG_RECORD_TOO_LARGE: 400
+}
+
+/** Maps errors that are not ArusErrors: catalog refusals of a bad record are 400 with their own code. */
+export function mapPanelError (err: unknown): ArusError | undefined {
+  if (err instanceof CatalogError) {
+    const status = CATALOG_STATUS[err.code]
+    return status === undefined ? undefined : new ArusError(err.code, err.message, { status })
+  }
+  const code = (err as { code?: unknown; name?: unknown }).code
+  if ((err as { name?: unknown }).name === 'CryptoError' && typeof code === 'string' && /^CRYPTO_BAD_/.test(code)) {
+    return new ArusError(code, (err as Error).message, { status: 400 })
+  }
+  return undefined
+}
+
+/**
+ * The dashboard directory: `ui/` beside this module's parent (src/ui when running sources,
+ * dist/ui if a build copies it), else the sources' src/ui seen from dist (the built daemon
+ * in this repository). tsc does not copy non-TS files, so the second candidate is the usual one.
+ */
+export function dashboardDir (): string | undefined {
+  const candidates = [new URL('../ui/', import.meta.url), new URL('../../src/ui/', import.meta.url)]
+  for (const c of candidates) {
+    const dir = fileURLToPath(c)
+    if (existsSync(`${dir}index.html`)) return dir
+  }
+  return undefined
+}
+
+/** The panel's admin API and dashboard, not listening (STYLE 3: buildAdminServer). */
+export function buildAdminServer (deps: AdminServerDeps): FastifyInstance {
+  const { ctx } = deps
+  const staticDir = dashboardDir()
+  const app = buildControlServer({
+    log: ctx.log,
+    info: { title: 'arus-panel admin API', version: '1', description: 'See docs/panel-api.md' },
+    metrics: deps.metrics.registry,
+    metricsPrefix: METRICS_PREFIX,
+    health: () => ({ swarmConnections: deps.swarm?.connections.size ?? 0 }),
+    startedAt: deps.startedAt,
+    ...(staticDir !== undefined ? { staticDir } : {}),
+    mapError: mapPanelError,
+    trustProxy: deps.settings.trustProxy,
+    auth: {
+      // Admin tokens are panel-signed (spec 1 "Authentication" 1) and carry typ 'admin'.
+      keys: { publicKey: ctx.identity.publicKey, secretKey: ctx.identity.secretKey },
+      sessionTtlMs: deps.settings.sessionTtlMs,
+      currentTokenVersion: (name) => adminTokenVersion(ctx, name),
+      verifierInput: (name, password) => adminVerifierInput(ctx, name, password),
+      lockout: { threshold: ctx.settings.lockoutThreshold, windowSeconds: ctx.settings.lockoutSeconds },
+      verifyTimeoutMs: deps.settings.verifyTimeoutMs,
+      decoyCost: ctx.settings.argon,
+      ...(deps.verifier !== undefined ? { verifier: deps.verifier } : {}),
+      ...(deps.now !== undefined ? { now: deps.now } : {})
+    }
+  })
+  statusRoutes(app, ctx, deps)
+  userRoutes(app, ctx)
+  streamRoutes(app, ctx)
+  categoryRoutes(app, ctx)
+  registryRoutes(app, ctx)
+  return app
+}
+
+/** Admin HTTP settings from the env. */
+export function adminHttpSettings (config: PanelConfig): AdminHttpSettings {
+  return {
+    sessionTtlMs: config.ADMIN_SESSION_TTL_HOURS * 3_600_000,
+    verifyTimeoutMs: config.ADMIN_VERIFY_TIMEOUT_MS,
+    trustProxy: config.ADMIN_TRUST_PROXY
+  }
+}
+
+/** A listening admin server. */
+export interface RunningAdminServer { app: FastifyInstance; url: string; close(): Promise<void> }
+
+/** Builds and listens on ADMIN_HOST:ADMIN_PORT (loopback only); logs `admin.listening` with the URL. */
+export async function startAdminServer (deps: Omit<AdminServerDeps, 'settings'>, config: PanelConfig, log: Logger): Promise<RunningAdminServer> {
+  const app = buildAdminServer({ ...deps, settings: adminHttpSettings(config) })
+  const url = await listenControlServer(app, { host: config.ADMIN_HOST, port: config.ADMIN_PORT })
+  log.info({ event: 'admin.listening', url }, 'admin API listening')
+  return { app, url, async close () { await app.close() } }
+}

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from '@arus/service'
+import type { PanelContext } from '../context.js'
+import { grant, revoke } from '../ops/grants.js'
+import * as users from '../ops/users.js'
+import { panelRoute } from './panel-route.js'
+import {
+  ChangedReply, CreateUserBody, DeletedReply, DeviceParams, DevicesReply, GrantBody, GrantParams, ListUsersQuery,
+  MaxDevicesBody, PasswordBody, UserPage, UserParams, UserStatusBody, UserView
+} from './schemas.js'
+
+/** The API view of a user: the op's summary plus the provenance fields of spec 1 "User record". */
+const view = (s: users.UserSummary) => ({ ...s, manualGrants: s.grants, packages: [] as string[] })
+
+/** Users, devices and grants (spec 1 "Users" routes). Every handler is one ops/ call. */
+export function userRoutes (app: FastifyInstance, ctx: PanelContext): void {
+  const tag = 'users'
+  panelRoute(app, { method: 'GET', url: '/api/users', tag, summary: 'List users, a page at a time (prefix, after, limit → users, next)', query: ListUsersQuery, response: UserPage },
+    async ({ query }) => {
+      const page = await users.listUsers(ctx, query)
+      return { users: page.users.map(view), next: page.next }
+    })
+  panelRoute(app, { method: 'POST', url: '/api/users', tag, summary: 'Create a user', body: CreateUserBody, response: UserView, status: 201 },
+    async ({ body }) => view(await users.createUser(ctx, body)))
+  panelRoute(app, { method: 'GET', url: '/api/users/:u', tag, summary: 'Get a user', params: UserParams, response: UserView },
+    async ({ params }) => view(await users.getUser(ctx, params.u)))
+  panelRoute(app, { method: 'DELETE', url: '/api/users/:u', tag, summary: 'Delete a user record (issued tokens stay valid offline until expiry)', params: UserParams, response: DeletedReply },
+    async ({ params }) => { await users.deleteUser(ctx, params.u); return { deleted: params.u } })
+  panelRoute(app, { method: 'GET', url: '/api/users/:u/devices', tag, summary: 'Enrolled devices', params: UserParams, response: DevicesReply },
+    async ({ params }) => ({ devices: await users.listDevices(ctx, params.u) }))
+  panelRoute(app, { method: 'DELETE', url: '/api/users/:u/devices/:deviceId', tag, summary: 'Drop one enrollment (no tokenVersion bump)', params: DeviceParams, response: DeletedReply },
+    async ({ params }) => { await users.logoutDevice(ctx, params.u, params.deviceId); return { deleted: params.deviceId } })
+  panelRoute(app, { method: 'POST', url: '/api/users/:u/password', tag, summary: 'Rotate the password: re-seals grants, ends every session', params: UserParams, body: PasswordBody, response: UserView },
+    async ({ params, body }) => view(await users.setPassword(ctx, params.u, body.password)))
+  panelRoute(app, { method: 'POST', url: '/api/users/:u/status', tag, summary: "Set status 'active' or 'disabled' (disabling revokes sessions)", params: UserParams, body: UserStatusBody, response: UserView },
+    async ({ params, body }) => view(await users.setStatus(ctx, params.u, body.status)))
+  panelRoute(app, { method: 'POST', url: '/api/users/:u/logout-all', tag, summary: 'End every session (bumps tokenVersion)', params: UserParams, response: UserView },
+    async ({ params }) => view(await users.logoutAll(ctx, params.u)))
+  panelRoute(app, { method: 'POST', url: '/api/users/:u/max-devices', tag, summary: 'Set the concurrent device limit {maxDevices} (bumps tokenVersion)', params: UserParams, body: MaxDevicesBody, response: UserView },
+    async ({ params, body }) => view(await users.setMaxDevices(ctx, params.u, body.maxDevices)))
+  panelRoute(app, { method: 'POST', url: '/api/users/:u/grants', tag, summary: 'Grant a stream (seals its key to the user)', params: UserParams, body: GrantBody, response: ChangedReply },
+    async ({ params, body }) => grant(ctx, params.u, body.streamId))
+  panelRoute(app, { method: 'DELETE', url: '/api/users/:u/grants/:id', tag, summary: 'Remove a manual grant', params: GrantParams, response: ChangedReply },
+    async ({ params }) => revoke(ctx, params.u, params.id))
+}
