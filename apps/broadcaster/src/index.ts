@@ -1,1 +1,9 @@
-export {}
+/**
+ * @packageDocumentation
+ * The Arus broadcaster daemon: live channels from ffmpeg into encrypted P2P feeds (one
+ * Hyperdrive per channel generation, encrypted with the stream key), registered with the
+ * panel over the DHT, kept on air by a watchdog with an offline slate, and driven through a
+ * control API and UI (docs/broadcaster.md).
+ */
+export { broadcasterEnvSchema, loadBroadcasterConfig, type BroadcasterConfig } from './config.js'
+export { BroadcasterError, BROADCASTER_ERROR_CODES, BROADCASTER_ERROR_STATUS, type BroadcasterErrorCode } from './errors.js'

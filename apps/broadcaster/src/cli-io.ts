@@ -1,0 +1,57 @@
+import type { Readable, Writable } from 'node:stream'
+
+/** The CLI's streams, injected so tests can drive commands in-process. */
+export interface CliIO {
+  stdout: Writable
+  stderr: Writable
+  stdin: Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown }
+  env: Record<string, string | undefined>
+}
+
+const MAX_STDIN = 64 * 1024
+
+/**
+ * Reads a password: from a TTY prompt without echo, or the first line of stdin when it
+ * is not a TTY (`printf 'pw\n' | arus-broadcaster add-admin alice`). Never from argv.
+ */
+export async function readSecretLine (io: CliIO, prompt: string): Promise<string> {
+  if (io.stdin.isTTY && io.stdin.setRawMode) return readFromTty(io, prompt)
+  let buf = ''
+  for await (const chunk of io.stdin) {
+    buf += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8')
+    if (buf.includes('\n') || buf.length > MAX_STDIN) break
+  }
+  return buf.split(/\r?\n/)[0] ?? ''
+}
+
+function readFromTty (io: CliIO, prompt: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    io.stderr.write(prompt)
+    io.stdin.setRawMode!(true)
+    io.stdin.resume()
+    let value = ''
+    const done = (err?: Error) => {
+      io.stdin.setRawMode!(false)
+      io.stdin.pause()
+      io.stdin.off('data', onData)
+      io.stderr.write('\n')
+      if (err) reject(err)
+      else resolve(value)
+    }
+    const onData = (chunk: Buffer | string) => {
+      for (const ch of chunk.toString('utf8')) {
+        if (ch === '\r' || ch === '\n') return done()
+        if (ch === '\u0003') return done(new Error('cancelled'))
+        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1)
+        else value += ch
+      }
+    }
+    io.stdin.on('data', onData)
+  })
+}
+
+/** Prints a result: JSON with --json, else a compact human form. */
+export function print (io: CliIO, json: boolean, value: unknown, human?: string): void {
+  if (json) io.stdout.write(JSON.stringify(value, null, 2) + '\n')
+  else io.stdout.write((human ?? JSON.stringify(value, null, 2)) + '\n')
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod'
+import { env, loadConfig, loggingEnv, type Env } from '@arus/service'
+
+/**
+ * The broadcaster's environment (spec 2 "Broadcaster environment" plus the daemon kit's
+ * knobs): one schema gives validation, types and the table in docs/broadcaster.md.
+ * Parsed once at boot; an invalid value aborts boot naming the variable.
+ */
+export const broadcasterEnvSchema = z.object({
+  DATA_DIR: env.str({ default: './data/broadcaster', min: 1 }).describe('Directory holding the feed store, channel definitions and the private files (feed keys, admins, control signing key).'),
+  BOOTSTRAP: env.str({ default: '' }).describe('DHT bootstrap list `host:port,...`; empty uses the public DHT. A loopback list binds the DHT to 127.0.0.1.'),
+  SWARM_HOST: env.str({ optional: true }).describe('Address the DHT binds to (default: auto; 127.0.0.1 with a loopback BOOTSTRAP).'),
+  SWARM_PORT: env.int({ min: 0, max: 65535, default: 0 }).describe('UDP port of the DHT (0 = random). Give a fixed port on a VPS with an open UDP port.'),
+  SWARM_FIREWALLED: env.enum(['auto', '0', '1'], 'auto').describe('`0` announces an open address (VPS with an open UDP port, loopback tests); `auto` lets the DHT detect it.'),
+  SWARM_MAX_PEERS: env.int({ min: 1, max: 10_000, default: 256 }).describe('Maximum swarm connections (panel and viewers together).'),
+  SWARM_RCVBUF_MB: env.int({ min: 1, max: 256, default: 4 }).describe('UDP receive buffer requested for the DHT sockets, MiB.'),
+  SWARM_SNDBUF_MB: env.int({ min: 1, max: 256, default: 4 }).describe('UDP send buffer requested for the DHT sockets, MiB.'),
+
+  PANEL_PUBKEY: env.hex({ bytes: 32, optional: true }).describe('The panel public key (`arus-panel init` prints it). Unset: channels run and seed but nothing is registered.'),
+  PUBLISHER_KEY: env.hex({ bytes: 64, optional: true }).describe('Ed25519 secret key that signs registers: the enrolled site key (`arus-panel add-publisher`) or, without PUBLISHER_NAME, the legacy shared key.'),
+  PUBLISHER_NAME: env.str({ optional: true, min: 1, max: 64 }).describe('Enrolled publisher name; registers then carry it and obey its scopes. Unset = legacy shared key.'),
+  REGISTER_HEARTBEAT_SEC: env.int({ min: 5, max: 86_400, default: 60 }).describe('Every running channel re-registers this often (an unchanged register makes the panel write nothing).'),
+  PUBLIC_HOST: env.host('127.0.0.1').describe('Host name publishers push to; used in `ingest.pushUrl` of rtmp/srt/udp channels.'),
+  INGEST_BIND: env.host('0.0.0.0').describe('Address the rtmp/srt/udp push listeners bind to.'),
+
+  STREAM_ID: env.str({ optional: true, min: 1, max: 64 }).describe('Legacy env channel: its stream id. With INPUT set, the channel is created at boot (kept in a legacy root store so its feed identity is preserved) and started.'),
+  INPUT: env.str({ optional: true, min: 1, max: 4096 }).describe('Legacy env channel: its input, a shorthand (`test`, `rtmp`, a URL, a file path) or a JSON object (`{"kind":"pull","url":"..."}`).'),
+  TITLE: env.str({ optional: true, max: 200 }).describe('Legacy env channel: title seeded in the catalog on first register (default: STREAM_ID).'),
+  CATEGORY: env.list().describe('Legacy env channel: comma-separated categories seeded on first register.'),
+
+  FEED_BUFFER: env.enum(['disk', 'ram'], 'disk').describe('Default feed buffer of new channels: `disk` keeps the feed identity across restarts; `ram` uses a temp store and mints a new feed identity at each start.'),
+  HLS_TIME: env.int({ min: 1, max: 30, default: 4 }).describe('Default segment length (seconds) of new channels.'),
+  HLS_LIST_SIZE: env.int({ min: 2, max: 64, default: 6 }).describe('Default playlist window (segments) of new channels.'),
+  SLATE_ENABLED: env.bool(true).describe('Loop an offline slate when a source keeps failing, so the channel stays live.'),
+  SLATE_AFTER: env.int({ min: 1, max: 100, default: 3 }).describe('Consecutive failed respawns, counted per fallback URL, before the slate goes on air.'),
+  SLATE_RETRY_MS: env.int({ min: 500, max: 3_600_000, default: 30_000 }).describe('While slated, probe the real sources this often and drop the slate when one is healthy.'),
+  RESPAWN_MIN_MS: env.int({ min: 50, max: 600_000, default: 1000 }).describe('First watchdog backoff after a failed ffmpeg run; doubles per consecutive failure.'),
+  RESPAWN_MAX_MS: env.int({ min: 50, max: 3_600_000, default: 30_000 }).describe('Longest watchdog backoff.'),
+  STALL_SEC: env.int({ min: 3, max: 3600, default: 20 }).describe('A running ffmpeg that writes no new segment for this long (and at least 3 segment lengths) is restarted.'),
+  RESUME_PACE: env.bool(true).describe('Pace the boot resume of desired-running channels (one every RESUME_PACE_MS); 0 restores unpaced resume.'),
+  RESUME_PACE_MS: env.int({ min: 0, max: 600_000, default: 1500 }).describe('Delay between two channel starts during a paced boot resume.'),
+  ROTATE_GRACE_SEC: env.int({ min: 0, max: 86_400, default: 120 }).describe('After a rotate (or a new generation), the retired feed keeps seeding this long, then its cores are purged.'),
+  FFMPEG_PATH: env.str({ default: 'ffmpeg', min: 1 }).describe('ffmpeg binary.'),
+  FFPROBE_PATH: env.str({ default: 'ffprobe', min: 1 }).describe('ffprobe binary.'),
+
+  ANALYTICS_ENABLED: env.bool(true).describe('Keep hourly analytics (peers, egress bytes, respawns per channel; counts only).'),
+  ANALYTICS_RETENTION_DAYS: env.int({ min: 1, max: 3650, default: 30 }).describe('UTC days of analytics kept.'),
+  ANALYTICS_SAMPLE_SEC: env.int({ min: 1, max: 3600, default: 300 }).describe('Analytics sample interval (spec: 5 minutes).'),
+
+  CONTROL_ENABLED: env.bool(false).describe('Serve the control API and UI (`1` to enable).'),
+  CONTROL_HOST: env.host('127.0.0.1').describe('Control API bind address (keep it on loopback; front it with TLS yourself).'),
+  CONTROL_PORT: env.port(3310).describe('Control API port.'),
+  CONTROL_SESSION_TTL_HOURS: env.int({ min: 1, max: 8760, default: 12 }).describe('Lifetime of a control session token.'),
+  LOCKOUT_THRESHOLD: env.int({ min: 1, max: 10_000, default: 10 }).describe('Control logins allowed per LOCKOUT_SECONDS, per username and per client address.'),
+  LOCKOUT_SECONDS: env.int({ min: 1, max: 604_800, default: 900 }).describe('Length of the control login throttle window in seconds.'),
+  LOGIN_VERIFY_TIMEOUT_MS: env.int({ min: 100, max: 600_000, default: 30_000 }).describe('Budget of one admin password verification (loginVerifyTimeoutMs); over it the login gets 503 and the worker is replaced.'),
+  ARGON2_MEM_KIB: env.int({ min: 8, max: 4_194_304, default: 65_536 }).describe('Argon2id memory cost in KiB for new admin verifiers.'),
+  ARGON2_OPS: env.int({ min: 1, max: 20, default: 3 }).describe('Argon2id time cost (passes) for new admin verifiers.'),
+  ...loggingEnv
+})
+
+export type BroadcasterConfig = ReturnType<typeof loadBroadcasterConfig>
+
+export function loadBroadcasterConfig (source: Env = process.env) {
+  return loadConfig(broadcasterEnvSchema, source)
+}

@@ -1,0 +1,173 @@
+import b4a from 'b4a'
+import type Hyperswarm from 'hyperswarm'
+import { sign } from '@arus/crypto'
+import { createRpcClient, encodeRegisterPayload, RpcError, type RpcClient } from '@arus/rpc'
+import type { Logger } from '@arus/service'
+import { topicFor } from '@arus/swarm'
+import { hex } from './util.js'
+
+/**
+ * The broadcaster's link to its panel (spec 2 "Authentication" 3; docs/rpc-protocol.md
+ * "register"). It joins topicFor(panelKey) as a client, speaks RPC only on the connection
+ * whose remote key is the panel key (opening the channel at once, as protomux requires),
+ * and keeps every channel's registration current: a change is sent at once, every
+ * registration is re-sent on each new panel connection (a restarted panel) and on every
+ * heartbeat (unchanged, so the panel writes nothing). A rejection is kept verbatim as
+ * `registerError`; without a panel connection it reads 'no panel connection for Ns'.
+ */
+
+export interface Registration {
+  feedKey: string | null
+  isLive: boolean
+  title: string
+  category: string[]
+}
+
+export interface RegistrationStatus { registered: boolean; registerError: string | null; lastRegisteredAt: number | null }
+
+export interface PanelLinkInit {
+  panelKey: Uint8Array
+  /** Ed25519 secret key (64 bytes) that signs registers. */
+  publisherKey: Uint8Array
+  /** Enrolled publisher name; absent = the legacy shared key. */
+  publisherName?: string | undefined
+  heartbeatMs: number
+  now?: () => number
+}
+
+export interface PanelLink {
+  /** Call from the swarm's 'connection' handler, synchronously. */
+  onConnection(conn: any): void
+  start(): Promise<void>
+  set(streamId: string, registration: Registration, key: Uint8Array): void
+  forget(streamId: string): void
+  status(streamId: string): RegistrationStatus
+  connected(): boolean
+  /** Resolves once in-flight registers settled (bounded by `timeoutMs`). */
+  settle(timeoutMs: number): Promise<void>
+  close(): Promise<void>
+}
+
+interface Entry {
+  desired: Registration
+  key: Uint8Array
+  acked: string | null
+  error: string | null
+  lastOkAt: number | null
+  lastTs: number
+  inflight: Promise<void> | null
+  again: boolean
+}
+
+export function createPanelLink (components: { swarm: Hyperswarm; log: Logger }, init: PanelLinkInit): PanelLink {
+  const { swarm, log } = components
+  const now = init.now ?? Date.now
+  const entries = new Map<string, Entry>()
+  let rpc: RpcClient | null = null
+  let conn: any = null
+  let lostSince = now()
+  let closed = false
+  let heartbeat: NodeJS.Timeout | null = null
+
+  async function sendOnce (streamId: string, e: Entry): Promise<void> {
+    const client = rpc
+    if (!client || closed) return
+    const desired = e.desired
+    const ts = Math.max(now(), e.lastTs + 1)
+    e.lastTs = ts
+    const payload = encodeRegisterPayload({
+      streamId,
+      ...(init.publisherName ? { publisher: init.publisherName } : {}),
+      type: 'live',
+      feedKey: desired.feedKey,
+      isLive: desired.isLive,
+      key: hex(e.key),
+      title: desired.title,
+      ...(desired.category.length > 0 ? { category: desired.category } : {}),
+      ts
+    })
+    const sig = hex(sign(new TextEncoder().encode(payload), init.publisherKey))
+    try {
+      const reply = await client.register({ payload, sig })
+      e.acked = JSON.stringify(desired)
+      e.error = null
+      e.lastOkAt = now()
+      if (reply.changed) log.info({ event: 'register.ok', streamId, isLive: desired.isLive, feedKey: desired.feedKey }, 'registered with the panel')
+      else log.debug({ event: 'register.unchanged', streamId }, 'register unchanged (the panel wrote nothing)')
+    } catch (err) {
+      if (err instanceof RpcError && err.code === 'RPC_REMOTE_ERROR') {
+        e.acked = null
+        e.error = err.reason ?? err.message
+        log.warn({ event: 'register.rejected', streamId, reason: e.error }, 'the panel rejected a register')
+      } else {
+        log.debug({ event: 'register.failed', streamId, err: (err as Error).message }, 'register not delivered; will retry')
+      }
+    }
+  }
+
+  function send (streamId: string): void {
+    const e = entries.get(streamId)
+    if (!e || !rpc) return
+    if (e.inflight) { e.again = true; return }
+    e.inflight = sendOnce(streamId, e).finally(() => {
+      e.inflight = null
+      if (e.again && entries.get(streamId) === e) { e.again = false; send(streamId) }
+    })
+  }
+
+  const sendAll = () => { for (const id of entries.keys()) send(id) }
+
+  return {
+    onConnection (socket) {
+      if (!b4a.equals(socket.remotePublicKey, init.panelKey)) return
+      conn = socket
+      rpc = createRpcClient(socket)
+      const client = rpc
+      log.info({ event: 'panel.connected' }, 'connected to the panel')
+      socket.once('close', () => {
+        client.close()
+        if (conn !== socket) return
+        conn = null
+        rpc = null
+        lostSince = now()
+        log.warn({ event: 'panel.disconnected' }, 'panel connection lost')
+      })
+      sendAll()
+    },
+    async start () {
+      swarm.join(topicFor(init.panelKey), { server: false, client: true })
+      // Also dial the panel's key directly: reconnects after a panel restart without waiting for a topic refresh.
+      swarm.joinPeer(init.panelKey)
+      heartbeat = setInterval(sendAll, init.heartbeatMs)
+      heartbeat.unref()
+    },
+    set (streamId, registration, key) {
+      const e = entries.get(streamId) ?? { desired: registration, key, acked: null, error: null, lastOkAt: null, lastTs: 0, inflight: null, again: false }
+      e.desired = { ...registration, category: [...registration.category] }
+      e.key = key
+      entries.set(streamId, e)
+      send(streamId)
+    },
+    forget (streamId) { entries.delete(streamId) },
+    status (streamId) {
+      const e = entries.get(streamId)
+      if (!e) return { registered: false, registerError: null, lastRegisteredAt: null }
+      const registered = e.acked === JSON.stringify(e.desired)
+      const registerError = rpc ? e.error : `no panel connection for ${Math.floor((now() - lostSince) / 1000)}s`
+      return { registered, registerError, lastRegisteredAt: e.lastOkAt }
+    },
+    connected: () => rpc !== null,
+    async settle (timeoutMs) {
+      const pending = [...entries.values()].map((e) => e.inflight).filter((p): p is Promise<void> => p !== null)
+      let timer: NodeJS.Timeout | undefined
+      await Promise.race([Promise.allSettled(pending), new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs) })])
+      clearTimeout(timer)
+    },
+    async close () {
+      closed = true
+      if (heartbeat) clearInterval(heartbeat)
+      rpc?.close()
+      rpc = null
+    }
+  }
+}
