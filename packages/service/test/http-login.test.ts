@@ -119,6 +119,7 @@ describe('verify worker', () => {
     expect(new Set(refused.map((r) => r.body.error.code))).toEqual(new Set(['SERVICE_VERIFY_BUSY']))
     expect(prepared).toBe(1)
     release()
+    const verifyStart = performance.now()
     // While Argon2id (256 MiB) runs in the worker, the main loop keeps answering.
     const health: number[] = []
     while (verifier.stats().completed === 0 && health.length < 5000) {
@@ -127,14 +128,18 @@ describe('verify worker', () => {
       health.push(performance.now() - t0)
     }
     const ok = await first
+    const verifyMs = performance.now() - verifyStart
     expect(ok.status).toBe(200)
     expect(verifier.stats()).toMatchObject({ started: 1, completed: 1, busy: 49 })
-    expect(health.length).toBeGreaterThan(0)
+    // Several /healthz answers within one verification, none as slow as the verification
+    // itself: the main loop was never blocked by it (bounds relative, so load cannot flake them).
+    expect(health.length).toBeGreaterThanOrEqual(3)
     const worst = Math.max(...health)
-    expect(worst).toBeLessThan(250)
+    expect(worst).toBeLessThan(verifyMs)
     const m = (await s.app.inject({ url: '/metrics' })).body
     expect(m).toMatch(/arus_admin_logins_total\{result="busy"\} 49/)
-    console.log(`[bench] kit login flood: 49 refusals within ${Math.max(...refused.map((r) => r.ms)).toFixed(1)} ms; /healthz during verification: n=${health.length}, max ${worst.toFixed(1)} ms`)
+    const sorted = [...health].sort((a, b) => a - b)
+    console.log(`[bench] kit login flood: 49 refusals within ${Math.max(...refused.map((r) => r.ms)).toFixed(1)} ms; verification ${verifyMs.toFixed(0)} ms; /healthz meanwhile n=${health.length} p50 ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)} / max ${worst.toFixed(1)} ms`)
   })
 
   it('abandons a verification past its budget with 503, replaces the worker, and verifies again at once', async (t) => {

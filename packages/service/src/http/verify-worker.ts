@@ -33,7 +33,7 @@ export interface VerifyWorkerStats {
   timedOut: number
   /** Worker threads replaced after a timeout or a crash. */
   replaced: number
-  /** Thread id of the current worker (null before the first use). */
+  /** Thread id of the current worker (null once closed with none running). */
   threadId: number | null
 }
 
@@ -181,6 +181,9 @@ export function createVerifyWorker (init: VerifyWorkerInit = {}): VerifyWorker {
   }
 
   const decoy = (): VerifyJob => ({ input: randomBytes(32), salt: randomBytes(16), cost: decoyCost, verifier: randomBytes(32) })
+
+  // Start the thread now, so the first login does not pay for its start-up.
+  spawn()
 
   return {
     get running () { return running },
