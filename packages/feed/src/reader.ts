@@ -13,6 +13,8 @@ import type { FeedReadStreamOptions, FeedReader, FeedReaderInit, FeedWaitOptions
 
 // Between two looks for a path that is not there yet, when no event woke the waiter.
 const RECHECK_MS = 1000
+// One attempt of a metadata lookup before moving to the newest version.
+const LOOKUP_ATTEMPT_MS = 1500
 
 export class FeedReaderImpl implements FeedReader {
   readonly drive: Hyperdrive
@@ -74,14 +76,22 @@ export class FeedReaderImpl implements FeedReader {
     }
   }
 
-  /** The entry of `path` at the reader's current version (bounded). */
+  /**
+   * The entry of `path` at the reader's current version (bounded). A reader more than one
+   * update behind may walk tree nodes the writer has already collected: each attempt is
+   * short, and a failed one moves to the newest version before the next.
+   */
   private async lookup (path: string, deadline: number, signal?: AbortSignal): Promise<Hyperdrive.Entry | null> {
-    this.checkOpen()
-    const ms = Math.max(1, remaining(deadline))
-    try {
-      return await bounded(this.drive.entry(path, { timeout: ms }), ms, () => FeedError.timeout(`lookup of ${path}`, ms), signal)
-    } catch (err) {
-      throw mapReadError(err, path, ms)
+    for (;;) {
+      this.checkOpen()
+      const ms = Math.max(1, Math.min(remaining(deadline), LOOKUP_ATTEMPT_MS))
+      try {
+        return await bounded(this.drive.entry(path, { timeout: ms }), ms, () => FeedError.timeout(`lookup of ${path}`, ms), signal)
+      } catch (err) {
+        const mapped = mapReadError(err, path, ms)
+        if (mapped.code !== 'FEED_TIMEOUT' || remaining(deadline) === 0) throw mapped
+        await this.refresh(deadline, signal)
+      }
     }
   }
 

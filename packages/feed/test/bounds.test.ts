@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import b4a from 'b4a'
 import { openFeedReader } from '@arus/feed'
-import { createTestnet, withTimeout } from '@arus/testkit'
+import { createTestnet, waitFor } from '@arus/testkit'
 import { collect, key32, link, peerSwarm, playlistOf, readerOn, rejection, segmentBytes, storeIn, writerOn } from './helpers.js'
 
 // Every wait here must end near its bound: at least the bound, and well before the test's.
@@ -64,7 +64,7 @@ describe('bounded waits', () => {
 
     // The entry is known, but the only peer leaves before any content block is fetched.
     await writerSwarm.destroy()
-    await withTimeout((async () => { while (reader.peers() > 0) await sleep(20) })(), 10_000, 'writer gone')
+    await waitFor(() => reader.peers() === 0, { timeoutMs: 10_000, message: 'writer gone' })
     const { value: err, ms } = await timed(() => rejection(collect(reader.createReadStream('/seg0.ts', { stallMs: 400 }))))
     expect(err.code).toBe('FEED_STALLED')
     expect(ms).toBeGreaterThanOrEqual(390)
