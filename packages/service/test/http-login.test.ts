@@ -143,14 +143,14 @@ describe('verify worker', () => {
   })
 
   it('abandons a verification past its budget with 503, replaces the worker, and verifies again at once', async (t) => {
-    const verifier = createVerifyWorker({ timeoutMs: 40 })
+    const verifier = createVerifyWorker({ timeoutMs: 250 })
     t.onTestFinished(() => verifier.close())
     const s = await testServer(t, { auth: { verifier } })
-    await s.admins.add('slow', 'slow-pw', { opslimit: 4, memlimit: 256 * 1024 * 1024 }) // ~0.6 s here, 15x the budget
+    await s.admins.add('slow', 'slow-pw', { opslimit: 8, memlimit: 256 * 1024 * 1024 }) // over a second here; root's 8 KiB cost is far under the budget
     expect((await s.login()).statusCode).toBe(200) // spawns the first worker
     const before = verifier.stats().threadId
     const slow = await s.login('slow', 'slow-pw')
-    expect(slow).toEqual({ statusCode: 503, body: { error: { code: 'SERVICE_VERIFY_TIMEOUT', message: 'password verification exceeded 40 ms' } } })
+    expect(slow).toEqual({ statusCode: 503, body: { error: { code: 'SERVICE_VERIFY_TIMEOUT', message: 'password verification exceeded 250 ms' } } })
     expect(verifier.stats()).toMatchObject({ timedOut: 1, replaced: 1 })
     expect(verifier.stats().threadId).not.toBe(before)
     expect(verifier.running).toBe(false)
