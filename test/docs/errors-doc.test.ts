@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { CATALOG_ERROR_CODES } from '@arus/catalog'
 import { CRYPTO_ERROR_CODES } from '@arus/crypto'
+import { FEED_ERROR_CODES } from '@arus/feed'
 import { RPC_ERROR_CODES, RPC_ERROR_REASONS } from '@arus/rpc'
 import { SERVICE_ERROR_CODES } from '@arus/service'
 import { SWARM_ERROR_CODES } from '@arus/swarm'
@@ -34,6 +35,7 @@ const SECTIONS = new Map<string, Map<string, Expected>>([
   ['@arus/service', service],
   ['@arus/swarm', plain(SWARM_ERROR_CODES)],
   ['@arus/catalog', plain(CATALOG_ERROR_CODES)],
+  ['@arus/feed', plain(FEED_ERROR_CODES)],
   ['@arus/rpc', plain(RPC_ERROR_CODES)],
   ['RPC in-band error strings (@arus/rpc)', new Map(Object.entries(RPC_ERROR_REASONS).map(([reason, meaning]) => [reason, { meaning }]))],
   ['arus-panel (apps/panel)', panel],
@@ -111,7 +113,7 @@ describe('coverage of code tables', () => {
   it('documents every *_ERROR_CODES table declared anywhere in packages/ and apps/', async () => {
     const { readdirSync, existsSync } = await import('node:fs')
     const root = new URL('../../', import.meta.url)
-    const covered = new Set(['CRYPTO_ERROR_CODES', 'SERVICE_ERROR_CODES', 'SWARM_ERROR_CODES', 'CATALOG_ERROR_CODES', 'RPC_ERROR_CODES', 'PANEL_ERROR_CODES', 'TESTKIT_ERROR_CODES'])
+    const covered = new Set(['CRYPTO_ERROR_CODES', 'SERVICE_ERROR_CODES', 'SWARM_ERROR_CODES', 'CATALOG_ERROR_CODES', 'FEED_ERROR_CODES', 'RPC_ERROR_CODES', 'PANEL_ERROR_CODES', 'TESTKIT_ERROR_CODES'])
     const declared: string[] = []
     const walk = (dir: URL): void => {
       if (!existsSync(dir)) return
