@@ -28,6 +28,7 @@ export const INPUT_PROTOCOLS = ['file', 'http', 'https', 'hls', 'rtmp', 'srt', '
 export const ENCODERS = ['libx264', 'aac'] as const
 
 const JOB_MS = 15_000
+const LOOPBACK_MS = 10_000
 const TINY_VIDEO = ['-f', 'lavfi', '-i', 'testsrc=size=64x64:rate=10:duration=1']
 const TINY_H264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', '5']
 
@@ -55,16 +56,23 @@ async function check (job: () => Promise<string | null>): Promise<Pick<Capabilit
   }
 }
 
-/** ffmpeg `receiver` listens, ffmpeg `sender` pushes one second of video into it. */
+/**
+ * ffmpeg `receiver` listens, ffmpeg `sender` pushes one second of video into it, again
+ * until the receiver has its frames (the listener may not be bound at the first try).
+ */
 async function loopback (ffmpeg: string, listen: string[], send: string[]): Promise<string | null> {
   const rx = spawnFfmpeg(ffmpeg, ['-hide_banner', '-nostdin', '-analyzeduration', '500000', ...listen, '-frames:v', '3', '-f', 'null', '-'])
-  await new Promise((resolve) => setTimeout(resolve, 300)) // let the listener bind
-  const tx = await runTool(ffmpeg, ['-hide_banner', '-nostdin', '-re', ...TINY_VIDEO, ...TINY_H264, ...send], JOB_MS)
-  const timer = setTimeout(() => { void rx.kill(100) }, 3000)
-  const exit = await rx.exited
-  clearTimeout(timer)
+  const deadline = Date.now() + LOOPBACK_MS
+  let txError: string | undefined
+  while (rx.running && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    if (!rx.running) break
+    const tx = await runTool(ffmpeg, ['-hide_banner', '-nostdin', '-re', ...TINY_VIDEO, ...TINY_H264, ...send], JOB_MS)
+    if (tx.code !== 0) txError = lastLine(tx.stderr)
+  }
+  const exit = rx.running ? await rx.kill(100) : await rx.exited
   if (exit.code === 0) return null
-  return rx.tail().pop() ?? lastLine(tx.stderr) ?? `exit ${String(exit.code)}`
+  return txError ?? rx.tail().pop() ?? `exit ${String(exit.code)}`
 }
 
 async function serveOnce (dir: string, fn: (base: string) => Promise<string | null>): Promise<string | null> {
@@ -125,5 +133,17 @@ export async function probeCapabilities (ffmpeg: string, ffprobe: string): Promi
     return { ffmpeg: { path: ffmpeg, version: /ffmpeg version (\S+)/.exec(version.stdout)?.[1] ?? null }, probedAt: Date.now(), protocols, encoders }
   } finally {
     await rm(dir, { recursive: true, force: true })
+  }
+}
+
+/** Probes once, then answers from the cache; `refresh` probes again. Concurrent callers share one probe. */
+export function createCapabilitiesCache (ffmpeg: string, ffprobe: string): (refresh: boolean) => Promise<Capabilities> {
+  let cached: Promise<Capabilities> | null = null
+  return (refresh) => {
+    if (refresh || !cached) {
+      cached = probeCapabilities(ffmpeg, ffprobe)
+      cached.catch(() => { cached = null })
+    }
+    return cached
   }
 }

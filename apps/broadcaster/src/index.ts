@@ -5,5 +5,10 @@
  * panel over the DHT, kept on air by a watchdog with an offline slate, and driven through a
  * control API and UI (docs/broadcaster.md).
  */
+export { buildProgram, runCli } from './cli.js'
+export type { CliIO } from './cli-io.js'
+export { startBroadcaster, type RunningBroadcaster } from './main.js'
 export { broadcasterEnvSchema, loadBroadcasterConfig, type BroadcasterConfig } from './config.js'
 export { BroadcasterError, BROADCASTER_ERROR_CODES, BROADCASTER_ERROR_STATUS, type BroadcasterErrorCode } from './errors.js'
+export type { ChannelView } from './channels/view.js'
+export type { ChannelState } from './pipeline/watchdog.js'

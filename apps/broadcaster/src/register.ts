@@ -158,10 +158,16 @@ export function createPanelLink (components: { swarm: Hyperswarm; log: Logger },
     },
     connected: () => rpc !== null,
     async settle (timeoutMs) {
-      const pending = [...entries.values()].map((e) => e.inflight).filter((p): p is Promise<void> => p !== null)
-      let timer: NodeJS.Timeout | undefined
-      await Promise.race([Promise.allSettled(pending), new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs) })])
-      clearTimeout(timer)
+      const deadline = now() + timeoutMs
+      // A send queued behind an in-flight one starts when that one settles: wait for both.
+      for (;;) {
+        const pending = [...entries.values()].map((e) => e.inflight).filter((p): p is Promise<void> => p !== null)
+        const left = deadline - now()
+        if (pending.length === 0 || left <= 0) return
+        let timer: NodeJS.Timeout | undefined
+        await Promise.race([Promise.allSettled(pending), new Promise((resolve) => { timer = setTimeout(resolve, left) })])
+        clearTimeout(timer)
+      }
     },
     async close () {
       closed = true

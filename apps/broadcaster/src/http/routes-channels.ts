@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { route } from '@arus/service'
+import type { ChannelManager } from '../channels/manager.js'
+import { ChannelId, CreateChannelBody, PatchChannelBody } from '../channels/model.js'
+import { LOG_RING_LINES } from '../pipeline/log-ring.js'
+
+/**
+ * Channel routes (spec 2 "Endpoints / Broadcaster"). Bodies are validated here only as far
+ * as their shape goes; `input` and `transcode` accept a string or an object and are parsed
+ * by the operations (a stringified object that does not parse is a 400, never a path).
+ */
+
+const IdParams = z.strictObject({ id: ChannelId })
+const LogsQuery = z.strictObject({ lines: z.coerce.number().int().min(1).max(LOG_RING_LINES).default(LOG_RING_LINES) })
+
+export function channelRoutes (app: FastifyInstance, manager: ChannelManager): void {
+  const tag = 'channels'
+  route(app, { method: 'GET', url: '/api/channels', auth: true, tag, summary: 'Channels with live status' },
+    async () => manager.list())
+  route(app, { method: 'POST', url: '/api/channels', auth: true, tag, status: 201, summary: 'Add a channel (stopped; start it with .../start)', body: CreateChannelBody },
+    async ({ body }) => manager.add(body))
+  route(app, { method: 'GET', url: '/api/channels/:id', auth: true, tag, summary: 'Channel status object', params: IdParams },
+    async ({ params }) => manager.get(params.id))
+  route(app, { method: 'PATCH', url: '/api/channels/:id', auth: true, tag, summary: 'Edit metadata, input, transcode, buffer or HLS settings; applies on next start (a source change mints a new feed generation)', params: IdParams, body: PatchChannelBody },
+    async ({ params, body }) => manager.patch(params.id, body))
+  route(app, { method: 'DELETE', url: '/api/channels/:id', auth: true, tag, summary: 'Remove a stopped channel (its feed identity is kept); refused while running', params: IdParams },
+    async ({ params }) => { await manager.remove(params.id) })
+  route(app, { method: 'POST', url: '/api/channels/:id/start', auth: true, tag, summary: 'Start: spawn the pipeline, seed the feed, register isLive true; clears the log ring', params: IdParams },
+    async ({ params }) => manager.start(params.id, { operator: true }))
+  route(app, { method: 'POST', url: '/api/channels/:id/stop', auth: true, tag, summary: 'Stop: tear the pipeline down and register isLive false', params: IdParams },
+    async ({ params }) => manager.stop(params.id))
+  route(app, { method: 'POST', url: '/api/channels/:id/rotate', auth: true, tag, summary: 'Mint a fresh feed generation while ffmpeg keeps running (disk buffer only)', params: IdParams },
+    async ({ params }) => manager.rotate(params.id))
+  route(app, { method: 'GET', url: '/api/channels/:id/logs', auth: true, tag, summary: `Recent log lines (at most ${LOG_RING_LINES})`, params: IdParams, query: LogsQuery },
+    async ({ params, query }) => manager.logs(params.id, query.lines))
+}

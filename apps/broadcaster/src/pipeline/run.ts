@@ -1,0 +1,111 @@
+import { mkdir, rm } from 'node:fs/promises'
+import type { FeedMirror, FeedWriter } from '@arus/feed'
+import type { SourceProfile } from '../channels/ffmpeg-args.js'
+import { spawnFfmpeg, type ExitInfo, type FfmpegRun, type OutputProfile } from './ffmpeg.js'
+
+/**
+ * One ffmpeg run of a channel: a clean scratch dir, ffmpeg writing HLS into it, the feed
+ * writer mirroring it (segments before the playlist that lists them), and a stall guard
+ * that kills a run which stops producing segments.
+ */
+
+export interface RunInit {
+  ffmpeg: string
+  args: string[]
+  writer: FeedWriter
+  dir: string
+  /** No new segment for this long: kill the run. */
+  stallMs: number
+  /** A push listener may wait for its publisher indefinitely before the first segment. */
+  idleUntilFirstSegment: boolean
+  mirrorPollMs?: number
+  onLine(line: string): void
+  onInputProfile(profile: SourceProfile): void
+  /** A segment reached the feed (its media sequence number, when the name carries one). */
+  onSegment(sequence: number | null): void
+}
+
+export interface RunResult {
+  exit: ExitInfo
+  /** At least one segment reached the feed during this run. */
+  produced: boolean
+  /** Killed by the stall guard. */
+  stalled: boolean
+  /** Killed on purpose (stop, replan, slate drop), not a source failure. */
+  killed: boolean
+}
+
+export interface Run {
+  readonly ffmpeg: FfmpegRun
+  readonly produced: boolean
+  readonly done: Promise<RunResult>
+  outputProfile(): OutputProfile | null
+  /** Ends the run on purpose; resolves once ffmpeg exited and the mirror stopped. */
+  stop(): Promise<RunResult>
+  /** Mirror into another writer from now on (rotate); ffmpeg keeps running. */
+  swapWriter(writer: FeedWriter): Promise<void>
+}
+
+const SEQ = /seg(\d+)\.ts$/
+
+function sequenceOf (arg: unknown): number | null {
+  const name = typeof arg === 'string' ? arg : (arg as { name?: unknown; path?: unknown } | null)?.name ?? (arg as { path?: unknown } | null)?.path
+  const m = typeof name === 'string' ? SEQ.exec(name) : null
+  return m ? Number(m[1]) : null
+}
+
+export async function startRun (init: RunInit): Promise<Run> {
+  await rm(init.dir, { recursive: true, force: true })
+  await mkdir(init.dir, { recursive: true })
+  let produced = false
+  let stalled = false
+  let killed = false
+  let lastProgress = Date.now()
+  const abort = new AbortController()
+
+  const attach = (writer: FeedWriter): FeedMirror => {
+    const m = writer.mirror(init.dir, { pollMs: init.mirrorPollMs ?? 200, signal: abort.signal })
+    m.on('segment', (arg: unknown) => {
+      produced = true
+      lastProgress = Date.now()
+      init.onSegment(sequenceOf(arg))
+    })
+    m.on('error', (err: unknown) => init.onLine(`feed mirror: ${(err as Error)?.message ?? String(err)}`))
+    return m
+  }
+  let mirror = attach(init.writer)
+  const ffmpeg = spawnFfmpeg(init.ffmpeg, init.args, { onLine: init.onLine, onInputProfile: init.onInputProfile })
+
+  const guard = setInterval(() => {
+    if (!ffmpeg.running || (init.idleUntilFirstSegment && !produced)) return
+    if (Date.now() - lastProgress > init.stallMs) {
+      stalled = true
+      init.onLine(`watchdog: no new segment for ${Math.round(init.stallMs / 1000)} s, restarting ffmpeg`)
+      void ffmpeg.kill()
+    }
+  }, Math.min(1000, init.stallMs))
+  guard.unref()
+
+  const done = ffmpeg.exited.then(async (exit) => {
+    clearInterval(guard)
+    await mirror.stop().catch(() => {})
+    abort.abort()
+    return { exit, produced, stalled, killed }
+  })
+
+  return {
+    ffmpeg,
+    get produced () { return produced },
+    done,
+    outputProfile: () => ffmpeg.outputProfile(),
+    async stop () {
+      killed = true
+      await ffmpeg.kill()
+      return done
+    },
+    async swapWriter (writer) {
+      await mirror.stop().catch(() => {})
+      mirror = attach(writer)
+    }
+  }
+}

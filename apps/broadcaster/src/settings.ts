@@ -1,0 +1,34 @@
+import type { ControlServerSettings } from './http/server.js'
+import type { ManagerSettings } from './channels/manager.js'
+import type { BroadcasterConfig } from './config.js'
+import type { BroadcasterPaths } from './paths.js'
+
+/** Tunables the modules need, derived once from the parsed env. */
+
+export function managerSettings (c: BroadcasterConfig, paths: BroadcasterPaths): ManagerSettings {
+  return {
+    publicHost: c.PUBLIC_HOST,
+    scratchRoot: paths.scratch,
+    defaults: { buffer: c.FEED_BUFFER, hlsTime: c.HLS_TIME, hlsListSize: c.HLS_LIST_SIZE },
+    watchdog: {
+      ffmpeg: c.FFMPEG_PATH,
+      ffprobe: c.FFPROBE_PATH,
+      ingestBind: c.INGEST_BIND,
+      slateEnabled: c.SLATE_ENABLED,
+      slateAfter: c.SLATE_AFTER,
+      slateRetryMs: c.SLATE_RETRY_MS,
+      backoffMinMs: c.RESPAWN_MIN_MS,
+      backoffMaxMs: Math.max(c.RESPAWN_MIN_MS, c.RESPAWN_MAX_MS),
+      stallMs: c.STALL_SEC * 1000
+    }
+  }
+}
+
+export function controlSettings (c: BroadcasterConfig): ControlServerSettings {
+  return {
+    sessionTtlMs: c.CONTROL_SESSION_TTL_HOURS * 3_600_000,
+    lockout: { threshold: c.LOCKOUT_THRESHOLD, windowSeconds: c.LOCKOUT_SECONDS },
+    verifyTimeoutMs: c.LOGIN_VERIFY_TIMEOUT_MS,
+    decoyCost: { opslimit: c.ARGON2_OPS, memlimit: c.ARGON2_MEM_KIB * 1024 }
+  }
+}
