@@ -30,9 +30,11 @@ let api: ReturnType<typeof apiClient>
 let work: string
 let feedKey1: string
 
+/** The live catalog record of `id` as a viewer's replica sees it (null when absent). */
 async function record (id: string) {
   await link.reader.update({ wait: true })
-  return link.reader.getStream(id)
+  const r = await link.reader.getStream(id)
+  return r?.type === 'live' ? r : null
 }
 
 async function streamKey (id: string): Promise<Uint8Array> {
@@ -193,7 +195,7 @@ describe('broadcaster with a real panel', () => {
     expect(feedKey3).not.toBe(feedKey1)
     await waitFor(async () => {
       const r = await record('live1')
-      return r?.feedKey === feedKey3 && r.isLive === true
+      return r !== null && r.feedKey === feedKey3 && r.isLive
     }, { timeoutMs: 20_000, message: 'new feedKey registered' })
     await waitFor(async () => (await view('live1')).state === 'up', { timeoutMs: 20_000, message: 'file input up' })
     const logs = (await api.get('/api/channels/live1/logs')).body.lines.map((l: { line: string }) => l.line).join('\n')
