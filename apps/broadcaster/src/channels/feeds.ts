@@ -47,6 +47,7 @@ export interface FeedHostComponents {
 }
 
 const namespaceFor = (id: string, generation: number) => `arus/feed/${id}/${generation}`
+const ANNOUNCE_WAIT_MS = 10_000
 const LEGACY_ROOT = ''
 
 export function createFeedHost (c: FeedHostComponents, init: { graceMs: number }): FeedHost {
@@ -69,7 +70,11 @@ export function createFeedHost (c: FeedHostComponents, init: { graceMs: number }
   async function seed (writer: FeedWriter, extra: () => Promise<void>): Promise<OpenFeed['close']> {
     await writer.ready()
     const discovery = c.swarm.join(writer.discoveryKey, { server: true, client: false })
-    await discovery.flushed().catch(() => {})
+    // Announced before the register goes out, so a viewer tuning at once finds this peer;
+    // bounded, because on a slow DHT the announce finishes in the background anyway.
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([discovery.flushed().catch(() => {}), new Promise((resolve) => { timer = setTimeout(resolve, ANNOUNCE_WAIT_MS) })])
+    clearTimeout(timer)
     return async () => {
       await c.swarm.leave(writer.discoveryKey).catch(() => {})
       await writer.close().catch(() => {})
