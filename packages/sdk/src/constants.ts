@@ -1,0 +1,87 @@
+/**
+ * Defaults and limits of the viewer engine. Each value cites the spec 3 table it comes from
+ * (/work/shared/spec/3-viewer-sdk.md); values marked "Arus" are this implementation's choice
+ * where the spec leaves room.
+ */
+
+/** "createPlayer(opts) options": storeDir default (a local directory named by the host). */
+export const DEFAULT_STORE_DIR = './arus-store'
+
+/** "Limits": tune.timeoutMs — one ladder attempt; three attempts ≈ 90 s before the friendly error. */
+export const DEFAULT_TUNE_TIMEOUT_MS = 30_000
+/** "Limits": tune.relookupMinMs — first forced DHT re-lookup while tuning. */
+export const DEFAULT_RELOOKUP_MIN_MS = 5_000
+/** "Limits": relookupMaxMs is "backoff": re-lookups double from the minimum up to this cap (Arus). */
+export const DEFAULT_RELOOKUP_MAX_MS = 30_000
+/** "Limits": tune.rescanMs — zero peers this long while ready forces a rescan; 0 disables. */
+export const DEFAULT_RESCAN_MS = 10_000
+/** Number of ladder attempts: feed:open, feed:retune, feed:reconnect ("Tune ladder"). */
+export const TUNE_ATTEMPTS = 3
+
+/** "Limits": swarm.maxPeers default. */
+export const DEFAULT_MAX_PEERS = 64
+
+/** "zapPrefetch object keys" defaults. */
+export const ZAP_DEFAULTS = {
+  neighbors: 1,
+  intervalMs: 4_000,
+  directional: true,
+  stallMs: 12_000,
+  resumeMs: 60_000,
+  minHeadroom: 3
+} as const
+
+/** "Limits": peers event interval. */
+export const PEERS_INTERVAL_MS = 3_000
+
+/** "Login retry pattern for hosts": 30 attempts, 1 s apart. */
+export const LOGIN_RETRY_ATTEMPTS = 30
+export const LOGIN_RETRY_DELAY_MS = 1_000
+
+/** "Limits": report cooldown, per channel and category. */
+export const REPORT_COOLDOWN_MS = 10 * 60_000
+/** Spec 1 "Problem report": the category enum, text cap, breadcrumb ring. */
+export const REPORT_CATEGORIES = ['no-audio', 'black-screen', 'visual-artifacts', 'buffering', 'wrong-content', 'login', 'other'] as const
+export const REPORT_TEXT_MAX = 300
+export const REPORT_EVENTS_MAX = 50
+export const REPORT_EVENT_DETAIL_MAX_BYTES = 200
+/**
+ * RPC method name of a problem report. Spec 1 does not fix it ("not shown"); panels without the
+ * feature answer 'unknown method', which the engine reports as `unsupported` (Arus).
+ */
+export const REPORT_METHOD = 'report'
+
+/** "EPG data" defaults. */
+export const EPG_DEFAULTS = {
+  maxBytes: 8 * 1024 * 1024,
+  minRefetchMs: 5 * 60_000,
+  maxAgeMs: 3 * 60 * 60_000,
+  fetchTimeoutMs: 15_000,
+  nextCount: 4
+} as const
+
+/** Local HLS serving (ARCHITECTURE.md "Local HLS serving"), Arus defaults. */
+export const SERVER_DEFAULTS = {
+  /** How long a request for media not yet replicated is held before 404 ("a few seconds"). */
+  holdMs: 8_000,
+  /** A body read that receives no block for this long is aborted. */
+  stallMs: 10_000,
+  /** Segments at the live edge requested ahead after each playlist is served. */
+  readAheadSegments: 3,
+  /** Access-Control-Allow-Origin on every answer, so browser players (hls.js) work; null sends none. */
+  allowOrigin: '*' as string | null
+}
+
+/** How long login waits for the replicated user record after the OPRF reply (Arus). */
+export const LOGIN_CATALOG_WAIT_MS = 15_000
+/** How long connect() waits for the local catalog replica to open (Arus). */
+export const CATALOG_READ_TIMEOUT_MS = 10_000
+
+/** Layout of storeDir: the disposable replica lives in a subdirectory so a purge keeps the device key. */
+export const STORE_SUBDIR = 'corestore'
+export const DEVICE_FILE = 'device.json'
+/** Version of device.json (Arus local format). */
+export const DEVICE_FILE_VERSION = 1
+
+/** Hypercore's discovery-key namespace (hypercore-crypto `discoveryKey`): BLAKE2b-256 keyed by the core key. */
+export const DISCOVERY_NAMESPACE = 'hypercore'

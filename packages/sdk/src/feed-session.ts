@@ -1,0 +1,205 @@
+import b4a from 'b4a'
+import type Corestore from 'corestore'
+import type Hypercore from 'hypercore'
+import { openFeedReader, type FeedReader, type ParsedPlaylist } from '@arus/feed'
+import { fromHex } from '@arus/crypto'
+import type { TopicHandle, Topics } from './topics.js'
+
+export interface FeedSessionInit {
+  feedKey: string
+  encryptionKey: Uint8Array
+  streamId: string | null
+  type: 'live' | 'vod'
+  /** Hex key of a peer that never counts as serving the feed (the panel, which may hold a few blocks). */
+  notAPeer: string | null
+}
+
+interface PeerBytes { downloaded: number; uploaded: number }
+
+/**
+ * One open feed: an `@arus/feed` reader on its own store session, its DHT topic membership
+ * (announced per the upload policy), byte counters per peer, and live-edge read-ahead.
+ * `reopen()` evicts the cached open and starts a fresh one behind the same session object
+ * (spec 3 tune ladder, 'feed:retune').
+ */
+export class FeedSession {
+  readonly feedKey: string
+  readonly streamId: string | null
+  readonly type: 'live' | 'vod'
+  private readonly encryptionKey: Uint8Array
+  private readonly notAPeer: string | null
+  private readerRef: FeedReader | null = null
+  private topic: TopicHandle | null = null
+  private readonly bytes = new Map<string, PeerBytes>()
+  private readonly detach: Array<() => void> = []
+  private readonly downloads = new Map<string, { destroy(): void }>()
+  private closed = false
+  /** Last time the playlist changed (live advance), epoch ms. */
+  lastAdvanceAt = 0
+  private lastPlaylistText = ''
+
+  constructor (private readonly store: Corestore, private readonly topics: Topics, init: FeedSessionInit) {
+    this.feedKey = init.feedKey
+    this.encryptionKey = init.encryptionKey
+    this.streamId = init.streamId
+    this.type = init.type
+    this.notAPeer = init.notAPeer
+  }
+
+  get reader (): FeedReader {
+    if (this.readerRef === null) throw new Error('feed session is not open')
+    return this.readerRef
+  }
+
+  get isOpen (): boolean { return this.readerRef !== null && !this.closed }
+
+  /** Opens the reader and joins its topic (idempotent). */
+  async open (): Promise<void> {
+    if (this.readerRef !== null || this.closed) return
+    const reader = openFeedReader({ store: this.store, feedKey: fromHex(this.feedKey, 32), encryptionKey: this.encryptionKey })
+    try {
+      await reader.ready()
+    } catch (err) {
+      await reader.close().catch(() => {})
+      throw err
+    }
+    if (this.closed) { await reader.close().catch(() => {}); return }
+    this.readerRef = reader
+    this.topic ??= this.topics.join(reader.discoveryKey, 'feed')
+    // While the DHT lookup runs, a waiting update must wait for it rather than give up at once.
+    const found = reader.drive.findingPeers()
+    this.topic.flushed().then(found, found)
+    this.count(reader.drive.core)
+    reader.drive.getBlobs().then((blobs) => { if (blobs !== null && this.readerRef === reader) this.count(blobs.core) }, () => {})
+  }
+
+  /** Evicts the cached open and opens the feed again (same topic). */
+  async reopen (): Promise<void> {
+    await this.closeReader()
+    await this.open()
+  }
+
+  /** Whether `topic` is this feed's DHT topic. */
+  isTopic (topic: Uint8Array): boolean {
+    return this.topic !== null && b4a.equals(this.topic.topic, topic)
+  }
+
+  /** Forces a fresh DHT lookup of the topic. */
+  async relookup (): Promise<void> { await this.topic?.refresh() }
+
+  /** Remote public keys (hex) of the peers replicating this feed. */
+  peerKeys (): Set<string> {
+    const keys = new Set<string>()
+    const r = this.readerRef
+    if (r === null) return keys
+    for (const core of [r.drive.core, r.drive.blobs?.core]) {
+      for (const p of core?.peers ?? []) keys.add(b4a.toString(p.remotePublicKey, 'hex'))
+    }
+    return keys
+  }
+
+  /** Peers replicating the feed, the panel excluded (it only ever holds the drive header). */
+  peers (): number {
+    const keys = this.peerKeys()
+    if (this.notAPeer !== null) keys.delete(this.notAPeer)
+    return keys.size
+  }
+
+  bytesByPeer (): Record<string, PeerBytes> {
+    return Object.fromEntries([...this.bytes].map(([k, v]) => [k, { ...v }]))
+  }
+
+  /** The playlist, freshest known (bounded); records when a live playlist advanced. */
+  async playlist (timeoutMs: number, now: number): Promise<ParsedPlaylist> {
+    const reader = this.reader
+    if (this.type === 'live') await reader.update({ wait: false, timeoutMs: Math.min(timeoutMs, 2_000) }).catch(() => false)
+    const list = await reader.playlist({ timeoutMs })
+    if (list.text !== this.lastPlaylistText) {
+      this.lastPlaylistText = list.text
+      this.lastAdvanceAt = now
+    }
+    return list
+  }
+
+  /** Requests the blocks of these segment paths ahead of the player (bounded set in flight). */
+  readAhead (paths: string[]): void {
+    const reader = this.readerRef
+    if (reader === null || this.closed) return
+    for (const path of paths) {
+      if (this.downloads.has(path)) continue
+      const marker = { destroy () {} }
+      this.downloads.set(path, marker)
+      void this.download(reader, path).then((d) => {
+        if (this.downloads.get(path) !== marker) { d?.destroy(); return }
+        if (d === null) { this.downloads.delete(path); return }
+        this.downloads.set(path, d)
+        d.done().catch(() => {}).finally(() => { if (this.downloads.get(path) === d) this.downloads.delete(path) })
+      })
+    }
+    // Forget the oldest requests beyond a small window (the live edge moves on).
+    const excess = this.downloads.size - 16
+    if (excess > 0) for (const [p, d] of [...this.downloads].slice(0, excess)) { d.destroy(); this.downloads.delete(p) }
+  }
+
+  /** Downloads one segment completely now (bounded); resolves false when it did not arrive. */
+  async fetchNow (path: string, timeoutMs: number): Promise<boolean> {
+    const reader = this.readerRef
+    if (reader === null) return false
+    const d = await this.download(reader, path)
+    if (d === null) return false
+    let timer: ReturnType<typeof setTimeout> | undefined
+    try {
+      return await Promise.race([
+        d.done().then(() => true, () => false),
+        new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs) })
+      ])
+    } finally {
+      clearTimeout(timer)
+      d.destroy()
+    }
+  }
+
+  async close (): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    await this.closeReader()
+    await this.topic?.leave()
+    this.topic = null
+  }
+
+  private async download (reader: FeedReader, path: string): Promise<{ done(): Promise<void>; destroy(): void } | null> {
+    try {
+      const entry = await reader.drive.entry(path, { timeout: 5_000 })
+      const blob = entry?.value.blob
+      const blobs = await reader.drive.getBlobs()
+      if (blob === null || blob === undefined || blobs === null || blob.blockLength === 0) return null
+      return blobs.core.download({ start: blob.blockOffset, end: blob.blockOffset + blob.blockLength })
+    } catch {
+      return null
+    }
+  }
+
+  private count (core: Hypercore): void {
+    const add = (peer: { remotePublicKey?: Uint8Array } | undefined, field: keyof PeerBytes, n: number): void => {
+      if (peer?.remotePublicKey === undefined) return
+      const k = b4a.toString(peer.remotePublicKey, 'hex')
+      const e = this.bytes.get(k) ?? { downloaded: 0, uploaded: 0 }
+      e[field] += n
+      this.bytes.set(k, e)
+    }
+    const onDownload = (_i: number, n: number, from: { remotePublicKey?: Uint8Array }): void => add(from, 'downloaded', n)
+    const onUpload = (_i: number, n: number, to: { remotePublicKey?: Uint8Array }): void => add(to, 'uploaded', n)
+    core.on('download', onDownload)
+    core.on('upload', onUpload)
+    this.detach.push(() => { core.off('download', onDownload); core.off('upload', onUpload) })
+  }
+
+  private async closeReader (): Promise<void> {
+    for (const d of this.downloads.values()) d.destroy()
+    this.downloads.clear()
+    for (const off of this.detach.splice(0)) off()
+    const r = this.readerRef
+    this.readerRef = null
+    await r?.close().catch(() => {})
+  }
+}

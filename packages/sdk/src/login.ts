@@ -1,0 +1,128 @@
+import b4a from 'b4a'
+import type { CatalogReader, UserRecord } from '@arus/catalog'
+import {
+  computeVerifier, constantTimeEqual, deriveAuthKeyPair, deriveRwd, deriveWrapKey, fromHex, oprf, openGrant,
+  openSecret, sign, solvePow, toHex, type KeyPair
+} from '@arus/crypto'
+import { RpcError, sessionSignedBytes, type RpcClient } from '@arus/rpc'
+import { LOGIN_CATALOG_WAIT_MS } from './constants.js'
+import { SdkError } from './errors.js'
+
+/** What a successful login leaves in the engine's memory. Stream keys never leave it. */
+export interface LoginState {
+  username: string
+  deviceId: string
+  token: string
+  expiresAt: number
+  tokenVersion: number
+  deviceCount: number
+  /** streamId → unsealed 32-byte stream content key. */
+  keys: Map<string, Uint8Array>
+}
+
+export interface LoginInit {
+  username: string
+  password: string
+  device: KeyPair
+  label?: string | undefined
+}
+
+/** hello/login retries when the panel asks for a fresh challenge (docs/rpc-protocol.md step 5). */
+const CHALLENGE_RETRIES = 3
+
+/**
+ * Spec 3 "Authentication" 1, docs/rpc-protocol.md "Login, step by step": hello → proof of work →
+ * OPRF login → read user/<name> from the verified replica → finalize → check the Argon2id
+ * verifier (a wrong password fails here, client-side) → unseal → session.
+ */
+export async function runLogin (rpc: RpcClient, reader: CatalogReader, init: LoginInit): Promise<LoginState> {
+  const input = b4a.from(init.password, 'utf8')
+  const { reply, blind } = await oprfRound(rpc, init.username, input)
+  const user = await readUser(reader, init.username)
+  if (user === null) throw SdkError.wrongPassword()
+  const rwd = deriveRwd(oprf.finalize(input, blind, fromHex(reply.evaluated, 32)))
+  const verifier = await computeVerifier(rwd, fromHex(user.salt, 16), user.argon)
+  if (!constantTimeEqual(verifier, fromHex(user.verifier, 32))) throw SdkError.wrongPassword()
+
+  const userSecret = openSecret(deriveWrapKey(rwd), user.encPriv)
+  const auth = deriveAuthKeyPair(rwd)
+  const deviceId = toHex(init.device.publicKey)
+  const signed = sessionSignedBytes(fromHex(reply.sessionChallenge, 32), init.username, deviceId)
+  const session = await call(() => rpc.session({
+    username: init.username,
+    deviceId,
+    ...(init.label === undefined ? {} : { label: init.label }),
+    authSig: toHex(sign(signed, auth.secretKey)),
+    deviceSig: toHex(sign(signed, init.device.secretKey))
+  }))
+  return {
+    username: init.username,
+    deviceId,
+    token: session.token,
+    expiresAt: session.expiresAt,
+    tokenVersion: session.tokenVersion,
+    deviceCount: session.deviceCount,
+    keys: unsealGrants(user, userSecret)
+  }
+}
+
+async function oprfRound (rpc: RpcClient, username: string, input: Uint8Array) {
+  for (let attempt = 1; ; attempt++) {
+    const hello = await call(() => rpc.hello())
+    const nonce = solvePow(fromHex(hello.challenge, 32), hello.difficulty)
+    const { blind, blindedElement } = oprf.blind(input)
+    try {
+      const reply = await call(() => rpc.login({ username, blinded: toHex(blindedElement), powNonce: toHex(nonce) }), true)
+      return { reply, blind }
+    } catch (err) {
+      const reason = (err as RpcError).reason
+      if ((reason === 'bad-pow' || reason === 'no-challenge') && attempt < CHALLENGE_RETRIES) continue
+      throw translate(err)
+    }
+  }
+}
+
+async function readUser (reader: CatalogReader, username: string): Promise<UserRecord | null> {
+  try {
+    await reader.update({ wait: true, timeoutMs: LOGIN_CATALOG_WAIT_MS })
+    return await reader.getUser(username)
+  } catch (err) {
+    throw SdkError.catalogUnavailable(err)
+  }
+}
+
+function unsealGrants (user: UserRecord, userSecret: Uint8Array): Map<string, Uint8Array> {
+  const keys = new Map<string, Uint8Array>()
+  const pub = fromHex(user.pub, 32)
+  for (const [id, sealed] of Object.entries(user.wrapped)) {
+    try {
+      keys.set(id, openGrant(sealed, pub, userSecret))
+    } catch {
+      // A grant sealed to an older key pair cannot open; the panel re-seals on rotation.
+    }
+  }
+  return keys
+}
+
+/** Runs an RPC call; `raw` keeps RpcErrors for the caller to inspect. */
+async function call<T> (fn: () => Promise<T>, raw = false): Promise<T> {
+  try {
+    return await fn()
+  } catch (err) {
+    throw raw ? err : translate(err)
+  }
+}
+
+function translate (err: unknown): Error {
+  if (!(err instanceof RpcError)) return err instanceof Error ? err : new Error(String(err))
+  switch (err.code) {
+    case 'RPC_CLOSED': return SdkError.notConnected()
+    case 'RPC_TIMEOUT': return SdkError.loginFailed('the panel did not answer in time', err)
+    case 'RPC_REMOTE_ERROR':
+      if (err.reason === 'locked') return SdkError.locked(err.retryAfter)
+      if (err.reason === 'disabled') return SdkError.disabled()
+      if (err.reason === 'unauthorized') return SdkError.wrongPassword()
+      return SdkError.loginFailed(err.reason ?? 'panel error', err)
+    default: return SdkError.loginFailed(err.message, err)
+  }
+}
