@@ -184,3 +184,6 @@ export interface ParsedPlaylist {
   /** The playlist text as given. */
   text: string
 }
+
+export { shapeUploads } from './upload-shaping.js'
+export type { UploadShaper, UploadShapingInit, UploadShapingStats } from './upload-shaping.js'
