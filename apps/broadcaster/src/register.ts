@@ -63,8 +63,10 @@ export function createPanelLink (components: { swarm: Hyperswarm; log: Logger },
   const { swarm, log } = components
   const now = init.now ?? Date.now
   const entries = new Map<string, Entry>()
+  // Every open connection to the panel (hyperswarm may hold two for a moment, then drop
+  // one), each with its RPC channel opened at once; registers go over the newest.
+  const clients = new Map<unknown, RpcClient>()
   let rpc: RpcClient | null = null
-  let conn: any = null
   let lostSince = now()
   let closed = false
   let heartbeat: NodeJS.Timeout | null = null
@@ -119,16 +121,17 @@ export function createPanelLink (components: { swarm: Hyperswarm; log: Logger },
 
   return {
     onConnection (socket) {
-      if (!b4a.equals(socket.remotePublicKey, init.panelKey)) return
-      conn = socket
-      rpc = createRpcClient(socket)
-      const client = rpc
+      if (!b4a.equals(socket.remotePublicKey, init.panelKey) || closed) return
+      const client = createRpcClient(socket)
+      clients.set(socket, client)
+      rpc = client
       log.info({ event: 'panel.connected' }, 'connected to the panel')
       socket.once('close', () => {
         client.close()
-        if (conn !== socket) return
-        conn = null
-        rpc = null
+        clients.delete(socket)
+        if (rpc !== client) return
+        rpc = [...clients.values()].pop() ?? null
+        if (rpc) { sendAll(); return }
         lostSince = now()
         log.warn({ event: 'panel.disconnected' }, 'panel connection lost')
       })
@@ -172,7 +175,8 @@ export function createPanelLink (components: { swarm: Hyperswarm; log: Logger },
     async close () {
       closed = true
       if (heartbeat) clearInterval(heartbeat)
-      rpc?.close()
+      for (const client of clients.values()) client.close()
+      clients.clear()
       rpc = null
     }
   }

@@ -35,6 +35,7 @@ async function stopSource (): Promise<void> {
 
 const view = async () => (await api.get('/api/channels/pull1')).body
 const sequence = async () => (await view()).playlist?.lastSequence ?? -1
+const incidents = async () => (await api.get('/api/incidents')).body.incidents as Array<{ kind: string; ok?: boolean; endedAt: number | null }>
 
 beforeAll(async () => {
   const testnet = await createTestnet()
@@ -73,6 +74,9 @@ describe('watchdog and slate', () => {
     // The slate feeds the channel: the media sequence keeps growing.
     const s0 = await sequence()
     await waitFor(async () => (await sequence()) >= s0 + 2, { timeoutMs: 15_000, message: 'the feed advancing on the slate' })
+    // Every SLATE_RETRY_MS the source is probed; while it is down the slate stays.
+    await waitFor(async () => (await incidents()).some((i) => i.kind === 'slate-retry' && i.ok === false), { timeoutMs: 15_000, message: 'a failed slate retry' })
+    expect((await view()).slate.slated).toBe(true)
 
     await startSource()
     await waitFor(async () => { const v = await view(); return !v.slate.slated && v.state === 'up' }, { timeoutMs: 20_000, message: 'slate dropped' })
@@ -81,12 +85,11 @@ describe('watchdog and slate', () => {
     const v = await view()
     expect(v.detectedProfile).toEqual({ codec: 'h264', width: 320, height: 180 })
 
-    const incidents = (await api.get('/api/incidents')).body.incidents as Array<{ kind: string; ok?: boolean; endedAt: number | null }>
-    expect(incidents.some((i) => i.kind === 'slate-on')).toBe(true)
-    expect(incidents.some((i) => i.kind === 'slate-retry' && i.ok === false)).toBe(true)
-    expect(incidents.some((i) => i.kind === 'slate-retry' && i.ok === true)).toBe(true)
-    expect(incidents.some((i) => i.kind === 'slate-off')).toBe(true)
-    expect(incidents.find((i) => i.kind === 'source-outage')!.endedAt).not.toBeNull()
+    const log = await incidents()
+    expect(log.some((i) => i.kind === 'slate-on')).toBe(true)
+    expect(log.some((i) => i.kind === 'slate-retry' && i.ok === true)).toBe(true)
+    expect(log.some((i) => i.kind === 'slate-off')).toBe(true)
+    expect(log.find((i) => i.kind === 'source-outage')!.endedAt).not.toBeNull()
   }, 90_000)
 
   it('moves to the next fallback URL after SLATE_AFTER failures of the pull URL', async () => {

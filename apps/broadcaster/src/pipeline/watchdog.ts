@@ -267,6 +267,8 @@ export function createWatchdog (c: WatchdogComponents, channel: Channel, init: {
         log(`watchdog: ${safeSource(source)} is healthy again; dropping the slate`)
         if (retryTimer) clearInterval(retryTimer)
         retryTimer = null
+        // Not 'up' until the real source feeds a segment.
+        state = 'starting'
         slate = { slated: false, file: slate.file, since: null, failures: 0 }
         const ending = run
         run = null
