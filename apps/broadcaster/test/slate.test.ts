@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process'
-import { mkdir, readFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import { basename, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cleanupAll, createTestnet, freePort, registerTeardown, tmpDir, waitFor } from '@arus/testkit'
-import { apiClient, broadcasterEnv, cli, spawnBroadcaster } from './helpers.js'
+import { apiClient, broadcasterEnv, cli, LIGHT, spawnBroadcaster, type SpawnedBroadcaster } from './helpers.js'
 
 // Done means (issue 4): a pull input pointing at a dead URL is slated after SLATE_AFTER
 // failures and the feed keeps advancing; when the source comes back the slate drops. The
@@ -13,6 +13,7 @@ import { apiClient, broadcasterEnv, cli, spawnBroadcaster } from './helpers.js'
 
 const run = promisify(execFile)
 let api: ReturnType<typeof apiClient>
+let bc: SpawnedBroadcaster
 let hlsDir: string
 let port: number
 let server: Server | null = null
@@ -56,7 +57,7 @@ beforeAll(async () => {
     SLATE_RETRY_MS: '1000'
   })
   expect((await cli(env, ['add-admin', 'op'], 'pw\n')).code).toBe(0)
-  const bc = await spawnBroadcaster(undefined, env)
+  bc = await spawnBroadcaster(undefined, env)
   api = await apiClient(bc.url).login('op', 'pw')
 }, 90_000)
 
@@ -127,4 +128,32 @@ describe('watchdog and slate', () => {
     expect(after.lines.some((l: { line: string }) => l.line === 'channel: stopped')).toBe(false)
     await api.post('/api/channels/pull1/stop')
   }, 30_000)
+})
+
+/** Pids of the live processes whose parent is `ppid` (from /proc). */
+async function childrenOf (ppid: number): Promise<number[]> {
+  const out: number[] = []
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    const status = await readFile(`/proc/${name}/status`, 'utf8').catch(() => '')
+    if (new RegExp(`^PPid:\\s+${ppid}$`, 'm').test(status)) out.push(Number(name))
+  }
+  return out
+}
+
+describe('a broadcaster that dies', () => {
+  it('takes its ffmpeg processes with it, even on SIGKILL', async () => {
+    await api.post('/api/channels', { id: 'k1', input: 'test', ...LIGHT })
+    await api.post('/api/channels/k1/start')
+    await waitFor(async () => (await api.get('/api/channels/k1')).body.state === 'up', { timeoutMs: 20_000, message: 'k1 up' })
+    const pid = bc.proc.child.pid!
+    const ffmpegs = await childrenOf(pid)
+    expect(ffmpegs).toHaveLength(1)
+    bc.proc.child.kill('SIGKILL')
+    await bc.proc.waitForExit(10_000)
+    await waitFor(async () => {
+      const alive = await Promise.all(ffmpegs.map((p) => readFile(`/proc/${p}/status`, 'utf8').then(() => true, () => false)))
+      return alive.every((a) => !a)
+    }, { timeoutMs: 10_000, message: 'the orphaned ffmpeg gone' })
+  }, 40_000)
 })

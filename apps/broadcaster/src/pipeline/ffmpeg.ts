@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import type { SourceProfile } from '../channels/ffmpeg-args.js'
 
 /** One ffmpeg (or ffprobe) process: stderr split into lines, stream profiles parsed from them. */
@@ -26,6 +26,19 @@ export interface FfmpegRun {
 export interface SpawnFfmpegInit {
   onLine?: (line: string) => void
   onInputProfile?: (profile: SourceProfile) => void
+  /** Command the ffmpeg command line is prefixed with (see {@link dieWithParentPrefix}). */
+  prefix?: readonly string[]
+}
+
+/**
+ * `setpriv --pdeathsig KILL --` when util-linux's setpriv works here: the kernel then kills
+ * ffmpeg if the daemon dies without stopping it (SIGKILL, OOM), instead of leaving an orphan
+ * that keeps encoding and holding its listener port. Empty elsewhere.
+ */
+export function dieWithParentPrefix (): string[] {
+  const prefix = ['setpriv', '--pdeathsig', 'KILL', '--']
+  const probe = spawnSync(prefix[0]!, [...prefix.slice(1), 'true'], { stdio: 'ignore', timeout: 5000 })
+  return probe.status === 0 ? prefix : []
 }
 
 /** hls muxer chatter, one pair of lines per segment: not worth a place in the log ring. */
@@ -74,7 +87,10 @@ export function createProfileParser () {
 }
 
 export function spawnFfmpeg (bin: string, args: string[], init: SpawnFfmpegInit = {}): FfmpegRun {
-  const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] })
+  const prefix = init.prefix ?? []
+  const child = prefix.length > 0
+    ? spawn(prefix[0]!, [...prefix.slice(1), bin, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+    : spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] })
   const startedAt = Date.now()
   const parser = createProfileParser()
   const tail: string[] = []

@@ -11,6 +11,8 @@ import { spawnFfmpeg, type ExitInfo, type FfmpegRun, type OutputProfile } from '
 
 export interface RunInit {
   ffmpeg: string
+  /** Prefix of the command line (dieWithParentPrefix). */
+  prefix: readonly string[]
   args: string[]
   writer: FeedWriter
   dir: string
@@ -74,7 +76,7 @@ export async function startRun (init: RunInit): Promise<Run> {
     return m
   }
   let mirror = attach(init.writer)
-  const ffmpeg = spawnFfmpeg(init.ffmpeg, init.args, { onLine: init.onLine, onInputProfile: init.onInputProfile })
+  const ffmpeg = spawnFfmpeg(init.ffmpeg, init.args, { onLine: init.onLine, onInputProfile: init.onInputProfile, prefix: init.prefix })
 
   const guard = setInterval(() => {
     if (!ffmpeg.running || (init.idleUntilFirstSegment && !produced)) return

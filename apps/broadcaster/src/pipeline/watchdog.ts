@@ -23,6 +23,8 @@ export type ChannelState = 'stopped' | 'starting' | 'up' | 'waiting-input' | 'ba
 
 export interface WatchdogSettings {
   ffmpeg: string
+  /** Prefix of every long-running ffmpeg command line (dieWithParentPrefix). */
+  ffmpegPrefix: readonly string[]
   ffprobe: string
   ingestBind: string
   slateEnabled: boolean
@@ -123,7 +125,7 @@ export function createWatchdog (c: WatchdogComponents, channel: Channel, init: {
     log(`watchdog: starting ffmpeg (${plan.videoCopy ? 'video copy' : 'video h264'}, ${plan.audioCopy ? 'audio copy' : 'audio aac'}) from ${safeSource(source)} at sequence ${nextSequence}`)
     let replan = false
     const current = await startRun({
-      ffmpeg: s.ffmpeg, args, writer, dir: init.scratchDir, stallMs, idleUntilFirstSegment: push,
+      ffmpeg: s.ffmpeg, prefix: s.ffmpegPrefix, args, writer, dir: init.scratchDir, stallMs, idleUntilFirstSegment: push,
       onLine: log,
       onInputProfile: (p) => {
         profiles.set(source, p)
@@ -240,7 +242,7 @@ export function createWatchdog (c: WatchdogComponents, channel: Channel, init: {
   async function spawnSlate (): Promise<void> {
     if (stopping || !slate.slated || !slate.file) return
     const current = await startRun({
-      ffmpeg: s.ffmpeg, args: slateArgs(slate.file, out()), writer, dir: init.scratchDir, stallMs,
+      ffmpeg: s.ffmpeg, prefix: s.ffmpegPrefix, args: slateArgs(slate.file, out()), writer, dir: init.scratchDir, stallMs,
       idleUntilFirstSegment: false, onLine: log, onInputProfile: () => {}, onSegment
     })
     run = current
