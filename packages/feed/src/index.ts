@@ -19,6 +19,7 @@ import type { Readable } from 'node:stream'
 import type Corestore from 'corestore'
 import type Hyperdrive from 'hyperdrive'
 import { FeedReaderImpl } from './reader.js'
+import type { UploadShapingInit, UploadShapingStats } from './upload-shaping.js'
 import { FeedWriterImpl } from './writer.js'
 
 export { FeedError, FEED_ERROR_CODES } from './errors.js'
@@ -39,6 +40,11 @@ export interface FeedWriterInit {
    * metadata, and compact. `'all'` (VOD): never clear anything.
    */
   keep?: 'window' | 'all'
+  /**
+   * Origin upload shaping for both of the drive's cores (see {@link shapeUploads}); off by
+   * default. A live origin with re-seeding viewers sets it; mirrors and viewers never do.
+   */
+  uploadShaping?: UploadShapingInit | false
 }
 
 /** Counters of one writer instance. */
@@ -51,6 +57,10 @@ export interface FeedWriterStats {
   lastSequence: number | null
   /** Playlists written by this instance (an unchanged playlist is not written). */
   playlistVersion: number
+  /** Block bytes this instance uploaded to peers (both cores), counted at the replication layer. */
+  uploadedBytes: number
+  /** Upload shaping counters (summed over both cores); null when shaping is off. */
+  shaping: UploadShapingStats | null
 }
 
 /** Options of {@link FeedWriter.mirror}. */

@@ -1,3 +1,4 @@
+import { shapeUploads, type UploadShaper, type UploadShapingInit } from './upload-shaping.js'
 import b4a from 'b4a'
 import type Corestore from 'corestore'
 import Hyperdrive from 'hyperdrive'
@@ -31,6 +32,10 @@ export class FeedWriterImpl implements FeedWriter, MirrorTarget {
   private opened = false
   private closing: Promise<void> | null = null
   private queue: Promise<unknown> = Promise.resolve()
+  private readonly shaping: UploadShapingInit | false
+  private shapers: UploadShaper[] = []
+  private uploadedBytes = 0
+  private readonly onUpload = (_index: number, bytes: number): void => { this.uploadedBytes += bytes }
 
   constructor (init: FeedWriterInit) {
     const { store, encryptionKey, feedKey, keep = 'window' } = checkOptions(init)
@@ -39,6 +44,7 @@ export class FeedWriterImpl implements FeedWriter, MirrorTarget {
     const driveKey = feedKey === undefined || feedKey === null ? null : checkKey('feedKey', feedKey)
     if (keep !== 'window' && keep !== 'all') throw FeedError.invalidArgument('keep', "must be 'window' or 'all'")
     this.keep = keep
+    this.shaping = init.uploadShaping ?? false
     this.drive = new Hyperdrive(checkedStore, driveKey, { encryptionKey: key })
     this.retention = keep === 'window' ? new Retention(this.drive) : null
   }
@@ -66,7 +72,11 @@ export class FeedWriterImpl implements FeedWriter, MirrorTarget {
       throw mapReadError(err, '/', 0)
     }
     if (!this.drive.writable) throw FeedError.notWritable()
-    await this.drive.getBlobs()
+    const blobs = await this.drive.getBlobs()
+    for (const core of blobs ? [this.drive.core, blobs.core] : [this.drive.core]) {
+      core.on('upload', this.onUpload)
+      if (this.shaping !== false) this.shapers.push(shapeUploads(core, this.shaping))
+    }
     await this.loadState()
     this.opened = true
   }
@@ -175,7 +185,11 @@ export class FeedWriterImpl implements FeedWriter, MirrorTarget {
       segments: this.segments.size,
       bytesWritten: this.bytesWritten,
       lastSequence: this.lastSequence,
-      playlistVersion: this.playlistVersion
+      playlistVersion: this.playlistVersion,
+      uploadedBytes: this.uploadedBytes,
+      shaping: this.shapers.length === 0
+        ? null
+        : this.shapers.map((sh) => sh.stats()).reduce((a, b) => ({ served: a.served + b.served, held: a.held + b.held, cancelled: a.cancelled + b.cancelled, released: a.released + b.released }))
     }
   }
 
@@ -184,6 +198,7 @@ export class FeedWriterImpl implements FeedWriter, MirrorTarget {
       await Promise.allSettled([...this.mirrors].map((m) => m.stop()))
       await this.queue
       await this.opening?.catch(() => {})
+      for (const shaper of this.shapers) shaper.close()
       await this.drive.close()
     })()
     return this.closing

@@ -83,6 +83,32 @@ describe('origin upload shaping', () => {
     expect(shaper.stats().released).toBeGreaterThan(0)
   }, 60_000)
 
+  it('is a writer option: uploadShaping shapes both cores and stats() reports uploads', async (t) => {
+    const net = await createTestnet(t)
+    const encryptionKey = key32()
+    const w = storeIn(t)
+    const writer = await writerOn(t, { store: w.store, encryptionKey, uploadShaping: { peersPerBlock: 1, holdMs: 30_000 } })
+    await writer.putSegment('seg0.ts', segmentBytes(0, 8 * 65_536))
+    await writer.putPlaylist(playlistOf([0]))
+    await withTimeout(peerSwarm(net, w.store).join(writer.discoveryKey, { server: true, client: false }).flushed(), 15_000, 'origin announce')
+    const readers = []
+    for (let i = 0; i < 2; i++) {
+      const r = storeIn(t)
+      const reader = await readerOn(t, r.store, writer.feedKey, encryptionKey)
+      const swarm = peerSwarm(net, r.store)
+      await withTimeout(swarm.join(writer.discoveryKey, { server: true, client: true }).flushed(), 15_000, 'reader announce')
+      readers.push({ reader, swarm })
+    }
+    await waitFor(() => readers.every(({ swarm }) => swarm.connections.size >= 2), { timeoutMs: 20_000, message: 'mesh' })
+    await Promise.all(readers.map(({ reader }) => reader.readFile('/seg0.ts', { timeoutMs: 25_000 })))
+    const stats = writer.stats()
+    expect(stats.uploadedBytes).toBeGreaterThan(8 * 65_536)
+    expect(stats.uploadedBytes).toBeLessThan(1.5 * 8 * 65_536 + 64 * 1024)
+    expect(stats.shaping!.held).toBeGreaterThan(0)
+    const plain = await writerOn(t)
+    expect(plain.stats().shaping).toBeNull()
+  }, 90_000)
+
   it('refuses bad options', async (t) => {
     const writer = await writerOn(t)
     expect(() => shapeUploads(writer.drive.blobs!.core, { peersPerBlock: 0 })).toThrow(/peersPerBlock/)

@@ -23,7 +23,7 @@ describe('writer', () => {
     const blobsKey = await writer.blobsKey()
     expect(blobsKey).toHaveLength(32)
     expect(b4a.equals(blobsKey, writer.feedKey)).toBe(false)
-    expect(writer.stats()).toEqual({ segments: 0, bytesWritten: 0, lastSequence: null, playlistVersion: 0 })
+    expect(writer.stats()).toEqual({ segments: 0, bytesWritten: 0, lastSequence: null, playlistVersion: 0, uploadedBytes: 0, shaping: null })
   })
 
   it('writes segments and playlists at the flat layout and counts them', async (t) => {
@@ -35,7 +35,7 @@ describe('writer', () => {
     await writer.putPlaylist(text)
     expect(b4a.equals((await writer.drive.get('/seg0.ts'))!, s0)).toBe(true)
     expect(b4a.toString((await writer.drive.get('/index.m3u8'))!)).toBe(text)
-    expect(writer.stats()).toEqual({ segments: 2, bytesWritten: 40_000 + Buffer.byteLength(text), lastSequence: 1, playlistVersion: 1 })
+    expect(writer.stats()).toEqual({ segments: 2, bytesWritten: 40_000 + Buffer.byteLength(text), lastSequence: 1, playlistVersion: 1, uploadedBytes: 0, shaping: null })
   })
 
   it('refuses a playlist that lists a segment not yet written, and an unchanged playlist writes nothing', async (t) => {
