@@ -8,6 +8,8 @@ import { SERVICE_ERROR_CODES } from '@arus/service'
 import { SWARM_ERROR_CODES } from '@arus/swarm'
 import { TESTKIT_ERROR_CODES } from '@arus/testkit'
 import { PANEL_ERROR_CODES, PanelError, type PanelErrorCode } from '../../apps/panel/src/errors.js'
+import { BROADCASTER_ERROR_CODES, BROADCASTER_ERROR_STATUS } from '../../apps/broadcaster/src/errors.js'
+import { SDK_ERROR_CODES } from '@arus/sdk'
 
 // docs/errors.md is the operator's and integrator's list of every code; these checks fail as
 // soon as a code table and the page drift apart (pure parse and compare, no I/O beyond the read).
@@ -39,6 +41,8 @@ const SECTIONS = new Map<string, Map<string, Expected>>([
   ['@arus/rpc', plain(RPC_ERROR_CODES)],
   ['RPC in-band error strings (@arus/rpc)', new Map(Object.entries(RPC_ERROR_REASONS).map(([reason, meaning]) => [reason, { meaning }]))],
   ['arus-panel (apps/panel)', panel],
+  ['arus-broadcaster (apps/broadcaster)', new Map(Object.entries(BROADCASTER_ERROR_CODES).map(([code, meaning]) => [code, { http: String(BROADCASTER_ERROR_STATUS[code as keyof typeof BROADCASTER_ERROR_STATUS]), meaning }]))],
+  ['@arus/sdk', plain(SDK_ERROR_CODES)],
   ['@arus/testkit (test-only)', plain(TESTKIT_ERROR_CODES)]
 ])
 
@@ -113,7 +117,7 @@ describe('coverage of code tables', () => {
   it('documents every *_ERROR_CODES table declared anywhere in packages/ and apps/', async () => {
     const { readdirSync, existsSync } = await import('node:fs')
     const root = new URL('../../', import.meta.url)
-    const covered = new Set(['CRYPTO_ERROR_CODES', 'SERVICE_ERROR_CODES', 'SWARM_ERROR_CODES', 'CATALOG_ERROR_CODES', 'FEED_ERROR_CODES', 'RPC_ERROR_CODES', 'PANEL_ERROR_CODES', 'TESTKIT_ERROR_CODES'])
+    const covered = new Set(['CRYPTO_ERROR_CODES', 'SERVICE_ERROR_CODES', 'SWARM_ERROR_CODES', 'CATALOG_ERROR_CODES', 'FEED_ERROR_CODES', 'RPC_ERROR_CODES', 'PANEL_ERROR_CODES', 'TESTKIT_ERROR_CODES', 'BROADCASTER_ERROR_CODES', 'SDK_ERROR_CODES'])
     const declared: string[] = []
     const walk = (dir: URL): void => {
       if (!existsSync(dir)) return
