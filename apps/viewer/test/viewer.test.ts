@@ -6,10 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cleanupAll, tmpDir, waitFor } from '@arus/testkit'
 import { runCli } from '../src/index.js'
 import { decode } from '../../../packages/sdk/test/helpers/ffmpeg.js'
-import { api, createStack, panel, registerLive, runPanel, type Stack } from '../../../packages/sdk/test/helpers/stack.js'
-import { startTestFeed } from '../../../packages/sdk/test/helpers/test-feed.js'
+import { startBroadcaster } from '../../../packages/sdk/test/helpers/broadcaster.js'
+import { api, createStack, panel, runPanel, type Stack } from '../../../packages/sdk/test/helpers/stack.js'
 
-// arus-viewer (issue 5 item 8) against a real panel process and an ffmpeg feed on a local testnet.
+// arus-viewer (issue 5 item 8) against a panel process and a broadcaster process (ffmpeg) on a
+// local testnet.
 const BIN = fileURLToPath(new URL('../bin/arus-viewer.js', import.meta.url))
 const ctx = { onTestFinished: () => {} }
 const PASSWORD = 'alice-secret-pw'
@@ -17,10 +18,9 @@ let stack: Stack
 
 beforeAll(async () => {
   stack = await createStack(ctx)
-  const feed = await startTestFeed(ctx, stack.testnet)
   await panel(stack, ['create-user', 'alice'], `${PASSWORD}\n`)
   await runPanel(ctx, stack)
-  await registerLive(ctx, stack, { streamId: 'news', feedKey: feed.feedKey, key: feed.encryptionKey, isLive: true, title: 'News' })
+  await (await startBroadcaster(ctx, stack)).channel('news', { title: 'News' })
   await api(stack, 'POST', '/api/streams', { id: 'later', title: 'Later' })
   for (const id of ['news', 'later']) await api(stack, 'POST', '/api/users/alice/grants', { streamId: id })
 }, 90_000)

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DisplayItem } from '@arus/sdk'
 import { cleanupAll, waitFor } from '@arus/testkit'
-import { api, connectAndLogin, createStack, newPlayer, panel, registerLive, runPanel, type Stack } from './helpers/stack.js'
+import { startBroadcaster, type Broadcaster } from './helpers/broadcaster.js'
+import { api, connectAndLogin, createStack, newPlayer, panel, runPanel, type Stack } from './helpers/stack.js'
 
 // Admin edits in a running panel reach a logged-in player as 'streams' events (spec 3 "Events":
 // title, art, isLive, order, categories; no polling: the catalog watch is driven by appends).
 const ctx = { onTestFinished: () => {} }
 let stack: Stack
-const KEY = 'ab'.repeat(32)
+let bc: Broadcaster
 // A 1×1 transparent PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
 
@@ -17,7 +18,8 @@ beforeAll(async () => {
   await runPanel(ctx, stack)
   await api(stack, 'POST', '/api/streams', { id: 'one', title: 'One', order: 2, category: ['News'] })
   await api(stack, 'POST', '/api/streams', { id: 'two', title: 'Two', order: 1 })
-  await registerLive(ctx, stack, { streamId: 'three', feedKey: 'cd'.repeat(32), key: KEY, isLive: true, title: 'Three' })
+  bc = await startBroadcaster(ctx, stack)
+  await bc.channel('three', { title: 'Three' })
   for (const id of ['one', 'two', 'three']) await api(stack, 'POST', '/api/users/alice/grants', { streamId: id })
 }, 90_000)
 
@@ -52,7 +54,8 @@ describe('live catalog push', () => {
     expect(res.headers.get('content-type')).toBe('image/png')
     expect(Buffer.from(await res.arrayBuffer())).toEqual(PNG)
 
-    await registerLive(t, stack, { streamId: 'three', feedKey: 'cd'.repeat(32), key: KEY, isLive: false })
+    expect(item('three')).toMatchObject({ isLive: true, status: 'live' })
+    expect((await bc.api.post('/api/channels/three/stop')).status).toBe(200) // the broadcaster registers isLive false
     await waitFor(() => item('three')?.isLive === false, { timeoutMs: 15_000, message: 'isLive push' })
     expect(item('three')).toMatchObject({ status: 'idle' })
 

@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, expect, it } from 'vitest'
 import { cleanupAll, spawnProcess, tmpDir } from '@arus/testkit'
 import { decode } from './helpers/ffmpeg.js'
-import { api, createStack, panel, registerLive, runPanel } from './helpers/stack.js'
-import { startTestFeed } from './helpers/test-feed.js'
+import { startBroadcaster } from './helpers/broadcaster.js'
+import { api, createStack, panel, runPanel } from './helpers/stack.js'
 
 // Issue 5 item 7: `pnpm --filter @arus/sdk pack` yields a tarball that installs with plain
 // `npm install` in an empty project (registry packages only), imports with types, and plays.
@@ -75,12 +75,11 @@ it('packs, installs with npm in an empty project, imports with types and plays',
   expect(tsc.out).toBe('')
   expect(tsc.code).toBe(0)
 
-  // The installed package, through its example headless player, against a real panel.
+  // The installed package, through its example headless player, against a real panel and broadcaster.
   const stack = await createStack(t)
-  const feed = await startTestFeed(t, stack.testnet)
   await panel(stack, ['create-user', 'alice'], 'alice-pw\n')
   await runPanel(t, stack)
-  await registerLive(t, stack, { streamId: 'news', feedKey: feed.feedKey, key: feed.encryptionKey, isLive: true, title: 'News' })
+  await (await startBroadcaster(t, stack)).channel('news')
   await api(stack, 'POST', '/api/users/alice/grants', { streamId: 'news' })
   const example = spawnProcess(t, process.execPath, [join(app, 'node_modules', '@arus', 'sdk', 'examples', 'headless.mjs')], {
     cwd: app,

@@ -4,21 +4,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlayer } from '@arus/sdk'
 import { cleanupAll, tmpDir } from '@arus/testkit'
 import { decode } from './helpers/ffmpeg.js'
-import { api, connectAndLogin, createStack, panel, registerLive, runPanel, type Stack } from './helpers/stack.js'
-import { startTestFeed, type TestFeed } from './helpers/test-feed.js'
+import { startBroadcaster } from './helpers/broadcaster.js'
+import { api, connectAndLogin, createStack, panel, runPanel, type Stack } from './helpers/stack.js'
 
 // spec 3 "storeDir": a corrupt replica store is detected, purged and the operation retried
 // once; 'recovered' fires; the device identity (kept beside the replica) survives.
 const ctx = { onTestFinished: () => {} }
 let stack: Stack
-let feed: TestFeed
 
 beforeAll(async () => {
   stack = await createStack(ctx)
-  feed = await startTestFeed(ctx, stack.testnet)
   await panel(stack, ['create-user', 'alice'], 'alice-pw\n')
   await runPanel(ctx, stack)
-  await registerLive(ctx, stack, { streamId: 'news', feedKey: feed.feedKey, key: feed.encryptionKey, isLive: true, title: 'News' })
+  await (await startBroadcaster(ctx, stack)).channel('news')
   await api(stack, 'POST', '/api/users/alice/grants', { streamId: 'news' })
 }, 60_000)
 

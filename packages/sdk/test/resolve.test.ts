@@ -4,29 +4,39 @@ import { cleanupAll, waitFor } from '@arus/testkit'
 import { decode } from './helpers/ffmpeg.js'
 import { api, connectAndLogin, createStack, hexKeysIn, newPlayer, panel, registerLive, runPanel, type Stack } from './helpers/stack.js'
 import { startTestFeed, type TestFeed } from './helpers/test-feed.js'
+import { startBroadcaster } from './helpers/broadcaster.js'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 
-// One panel process and two feeds (a live test pattern and a finished vod rendition) on a local
-// testnet; every record shape of spec 3 "resolve contract" is prepared before the tests run.
+// A panel process and a broadcaster process (ffmpeg test pattern channels) on a local testnet,
+// plus a finished vod rendition fed from this process (the VOD library daemon does not exist
+// yet, so its register is sent the way it will send it); every record shape of spec 3
+// "resolve contract" is prepared before the tests run.
 const ctx = { onTestFinished: () => {} }
 let stack: Stack
-let live: TestFeed
+let newsFeedKey: string
 let vod: TestFeed
+/** Every stream content key the panel holds: none may ever reach a display list or a result. */
+const streamKeys = () => Object.values(JSON.parse(readFileSync(join(stack.dataDir, 'private', 'stream-keys.json'), 'utf8')).keys as Record<string, string>)
 const CDN_URL = 'https://cdn.example/live/index.m3u8?token=a%20b&x=1'
 
 beforeAll(async () => {
   stack = await createStack(ctx)
-  ;[live, vod] = await Promise.all([startTestFeed(ctx, stack.testnet), startTestFeed(ctx, stack.testnet, { vod: true })])
+  vod = await startTestFeed(ctx, stack.testnet, { vod: true })
   await panel(stack, ['create-user', 'alice'], 'alice-pw\n')
   await runPanel(ctx, stack)
-  // What a broadcaster and a library register (legacy publisher key): isLive, the vod records.
-  await registerLive(ctx, stack, { streamId: 'news', feedKey: live.feedKey, key: live.encryptionKey, isLive: true, title: 'News' })
+  const bc = await startBroadcaster(ctx, stack)
+  newsFeedKey = await bc.channel('news', { title: 'News' })
+  await bc.channel('offair', { title: 'Off air' })
+  await bc.api.post('/api/channels/offair/stop')
+  // What the VOD library registers (legacy publisher key): a finished title and a deleted one.
   await registerLive(ctx, stack, { streamId: 'movie', type: 'vod', feedKey: vod.feedKey, key: vod.encryptionKey, durationSec: 8, status: 'available', title: 'Movie' })
   await registerLive(ctx, stack, { streamId: 'gone', type: 'vod', feedKey: null, key: vod.encryptionKey, title: 'Gone' })
   // What an operator does in the admin API.
   await api(stack, 'POST', '/api/streams', { id: 'idle', title: 'Idle' })
   await api(stack, 'POST', '/api/streams', { id: 'cdn', title: 'Partner', url: CDN_URL })
   await api(stack, 'POST', '/api/streams', { id: 'secret', title: 'Not granted' })
-  for (const id of ['news', 'idle', 'cdn', 'movie', 'gone']) await api(stack, 'POST', '/api/users/alice/grants', { streamId: id })
+  for (const id of ['news', 'offair', 'idle', 'cdn', 'movie', 'gone']) await api(stack, 'POST', '/api/users/alice/grants', { streamId: id })
 }, 120_000)
 
 afterAll(async () => { await cleanupAll() }, 60_000)
@@ -46,7 +56,7 @@ describe('login and the display list', () => {
     player.on('ready', () => { ready = true })
     const list = await connectAndLogin(player, 'alice', 'alice-pw')
     expect(ready).toBe(true)
-    expect(list.map((i) => i.id).sort()).toEqual(['cdn', 'gone', 'idle', 'movie', 'news'])
+    expect(list.map((i) => i.id).sort()).toEqual(['cdn', 'gone', 'idle', 'movie', 'news', 'offair'])
     expect(seen).toEqual([list])
     expect(player.listStreams()).toEqual(list)
     const news = list.find((i) => i.id === 'news')
@@ -56,7 +66,7 @@ describe('login and the display list', () => {
     expect(list.find((i) => i.id === 'idle')).toMatchObject({ isLive: false, status: 'idle', available: false })
     // No key material at all: not the stream keys, and no 32-byte hex value of any kind.
     expect(hexKeysIn(list)).toEqual([])
-    expect(JSON.stringify(list)).not.toContain(live.encryptionKey)
+    for (const key of streamKeys()) expect(JSON.stringify(list).toLowerCase()).not.toContain(key)
     expect(player.session()).toMatchObject({ username: 'alice', tokenVersion: 0 })
     expect(await player.sessionLive()).toBe(true)
   })
@@ -78,9 +88,9 @@ describe('resolve contract', () => {
     player.on('status', (e) => statuses.push(e))
     const result = await player.resolve('news')
     const port = player.port
-    expect(result).toEqual({ url: `http://127.0.0.1:${port}/index.m3u8`, localUrl: `http://127.0.0.1:${port}/index.m3u8`, source: 'p2p', port, feedKey: live.feedKey, type: 'live' })
-    expect(hexKeysIn(result)).toEqual([live.feedKey])
-    expect(JSON.stringify(result)).not.toContain(live.encryptionKey)
+    expect(result).toEqual({ url: `http://127.0.0.1:${port}/index.m3u8`, localUrl: `http://127.0.0.1:${port}/index.m3u8`, source: 'p2p', port, feedKey: newsFeedKey, type: 'live' })
+    expect(hexKeysIn(result)).toEqual([newsFeedKey]) // the public drive key, nothing else
+    for (const key of streamKeys()) expect(JSON.stringify(result).toLowerCase()).not.toContain(key)
     expect(player.source()).toEqual({ streamId: 'news', source: 'p2p', url: result.url, type: 'live' })
     const out = await decode(result.url, 6)
     expect(out.stderr).toBe('')
@@ -95,9 +105,10 @@ describe('resolve contract', () => {
     await expect(player.resolve('nope')).rejects.toMatchObject({ code: 'SDK_NOT_ENTITLED', message: 'not entitled to nope' })
   })
 
-  it("entitled live channel without a feed: 'channel is not broadcasting right now'", async (t) => {
+  it("entitled live channel without a feed, or stopped by its broadcaster: 'channel is not broadcasting right now'", async (t) => {
     const player = await aliceOn(t)
     await expect(player.resolve('idle')).rejects.toMatchObject({ code: 'SDK_NOT_BROADCASTING', message: 'channel is not broadcasting right now' })
+    await expect(player.resolve('offair')).rejects.toMatchObject({ code: 'SDK_NOT_BROADCASTING', message: 'channel is not broadcasting right now' })
     expect(player.source()).toBeNull()
   })
 

@@ -2,29 +2,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FeedChangedEvent, StatusEvent } from '@arus/sdk'
 import { cleanupAll, waitFor } from '@arus/testkit'
 import { decode } from './helpers/ffmpeg.js'
-import { api, connectAndLogin, createStack, newPlayer, panel, registerLive, runPanel, type Stack } from './helpers/stack.js'
-import { startTestFeed } from './helpers/test-feed.js'
+import { startBroadcaster, type Broadcaster } from './helpers/broadcaster.js'
+import { api, connectAndLogin, createStack, newPlayer, panel, runPanel, type Stack } from './helpers/stack.js'
 
-// The tune ladder and the feed-changed follow (spec 3 "Tune ladder (live P2P streams)"), with
-// short tune values so a full walk takes seconds.
+// The tune ladder and the feed-changed follow (spec 3 "Tune ladder (live P2P streams)") against
+// a panel process and broadcaster processes running ffmpeg, with short tune values so a full
+// walk takes seconds.
 const ctx = { onTestFinished: () => {} }
 let stack: Stack
+let bc: Broadcaster
 const TUNE = { timeoutMs: 3000, relookupMinMs: 500, relookupMaxMs: 1000, rescanMs: 0 }
 
 beforeAll(async () => {
   stack = await createStack(ctx)
   await panel(stack, ['create-user', 'alice'], 'alice-pw\n')
   await runPanel(ctx, stack)
+  bc = await startBroadcaster(ctx, stack)
 }, 60_000)
 
 afterAll(async () => { await cleanupAll() }, 60_000)
 
-/** A fresh channel fed by a fresh test feed, granted to alice. */
-async function channel (t: { onTestFinished(fn: () => unknown): void }, id: string) {
-  const feed = await startTestFeed(t, stack.testnet)
-  await registerLive(t, stack, { streamId: id, feedKey: feed.feedKey, key: feed.encryptionKey, isLive: true, title: id })
+/** A started `test` channel of `on`, granted to alice; resolves its feedKey. */
+async function channel (on: Broadcaster, id: string): Promise<string> {
+  const feedKey = await on.channel(id)
   await api(stack, 'POST', '/api/users/alice/grants', { streamId: id })
-  return feed
+  return feedKey
 }
 
 function record (player: { on(e: 'status', fn: (e: StatusEvent) => void): unknown; on(e: 'error', fn: (e: Error) => void): unknown }) {
@@ -35,15 +37,18 @@ function record (player: { on(e: 'status', fn: (e: StatusEvent) => void): unknow
 }
 
 describe('tune ladder', () => {
-  it('with nobody serving the feed walks feed:open → feed:retune → feed:reconnect → friendly error', async (t) => {
-    const feed = await channel(t, 'dead')
-    await feed.stopSeeding() // the broadcaster is gone; the catalog still says live
+  it('with the broadcaster stopped mid-tune walks feed:open → feed:retune → feed:reconnect → friendly error', async (t) => {
+    const doomed = await startBroadcaster(t, stack)
+    await channel(doomed, 'dead')
     const player = newPlayer(t, stack, { tune: TUNE })
     await connectAndLogin(player, 'alice', 'alice-pw')
     const log = record(player)
+    doomed.signal('SIGSTOP') // the broadcaster stops answering; the catalog still says live
     const started = Date.now()
     const result = await player.resolve('dead')
     expect(result.source).toBe('p2p')
+    expect(log[0]?.what).toBe('feed:open')
+    doomed.signal('SIGKILL') // ...and is gone for good, mid-tune
     await waitFor(() => log.some((e) => e.what === 'error'), { timeoutMs: 20_000, message: 'tune timeout' })
     expect(log.map((e) => e.what)).toEqual(['feed:open', 'feed:retune', 'feed:reconnect', 'error'])
     const err = log.at(-1)?.err as Error & { code: string }
@@ -60,7 +65,8 @@ describe('tune ladder', () => {
   })
 
   it('with the feed served: feed:open → feed:ready, and a lost feed is rescanned after rescanMs', async (t) => {
-    const feed = await channel(t, 'fragile')
+    const fragile = await startBroadcaster(t, stack)
+    await channel(fragile, 'fragile')
     const player = newPlayer(t, stack, { tune: { ...TUNE, rescanMs: 1500 } })
     await connectAndLogin(player, 'alice', 'alice-pw')
     const log = record(player)
@@ -71,13 +77,13 @@ describe('tune ladder', () => {
     expect(log.map((e) => e.what).slice(0, 2)).toEqual(['feed:open', 'feed:ready'])
     await waitFor(() => peers.length > 0, { timeoutMs: 10_000, message: 'peers event' })
     expect(peers[0]).toBe(1)
-    await feed.stopSeeding()
-    await waitFor(() => log.some((e) => e.what === 'error'), { timeoutMs: 30_000, message: 'rescan then timeout' })
+    fragile.signal('SIGKILL') // the only source of the feed dies
+    await waitFor(() => log.some((e) => e.what === 'error'), { timeoutMs: 60_000, message: 'rescan then timeout' })
     expect(log.map((e) => e.what)).toEqual(['feed:open', 'feed:ready', 'feed:rescan', 'feed:retune', 'feed:reconnect', 'error'])
   })
 
   it('a rotated feedKey while playing emits feed-changed and the same URL keeps playing', async (t) => {
-    const first = await channel(t, 'rotating')
+    const first = await channel(bc, 'rotating')
     const player = newPlayer(t, stack, { tune: { ...TUNE, timeoutMs: 10_000 } })
     await connectAndLogin(player, 'alice', 'alice-pw')
     const changes: FeedChangedEvent[] = []
@@ -85,12 +91,15 @@ describe('tune ladder', () => {
     const { url } = await player.resolve('rotating')
     expect((await decode(url, 2)).code).toBe(0)
     // The broadcaster rotates: a new generation (new drive, same content key) is registered.
-    const second = await startTestFeed(t, stack.testnet, { encryptionKey: first.encryptionKey })
-    await registerLive(t, stack, { streamId: 'rotating', feedKey: second.feedKey, key: second.encryptionKey, isLive: true })
-    await waitFor(() => changes.length > 0, { timeoutMs: 20_000, message: 'feed-changed' })
-    expect(changes).toEqual([{ streamId: 'rotating', feedKey: second.feedKey, url }])
-    expect(player.diagnostics().feed?.feedKey).toBe(second.feedKey)
-    await first.stop() // the old generation is gone: what plays now comes from the new one
+    const rotated = await bc.api.post('/api/channels/rotating/rotate')
+    expect(rotated.status).toBe(200)
+    const second = (await bc.api.get('/api/channels/rotating')).body.feedKey as string
+    expect(second).not.toBe(first)
+    await waitFor(() => changes.length > 0, { timeoutMs: 30_000, message: 'feed-changed' })
+    expect(changes).toEqual([{ streamId: 'rotating', feedKey: second, url }])
+    expect(player.diagnostics().feed?.feedKey).toBe(second)
+    // The retired generation stops being served after the grace window; the URL plays on.
+    await new Promise((resolve) => setTimeout(resolve, 6000))
     const out = await decode(url, 3)
     expect(out.stderr).toBe('')
     expect(out.code).toBe(0)
@@ -98,7 +107,7 @@ describe('tune ladder', () => {
   })
 
   it('reconnectActiveFeed() redials without interrupting playback', async (t) => {
-    await channel(t, 'redial')
+    await channel(bc, 'redial')
     const player = newPlayer(t, stack, { tune: { ...TUNE, timeoutMs: 10_000 } })
     await connectAndLogin(player, 'alice', 'alice-pw')
     const { url } = await player.resolve('redial')

@@ -3,11 +3,13 @@ import type { UploadPolicyEvent } from '@arus/sdk'
 import { cleanupAll, waitFor } from '@arus/testkit'
 import { announcedOn } from './helpers/dht.js'
 import { decode } from './helpers/ffmpeg.js'
-import { api, connectAndLogin, createStack, newPlayer, panel, registerLive, runPanel, type Stack } from './helpers/stack.js'
-import { startTestFeed, type TestFeed } from './helpers/test-feed.js'
+import { blake2b256 } from '@arus/crypto'
+import { startBroadcaster, type Broadcaster } from './helpers/broadcaster.js'
+import { api, connectAndLogin, createStack, newPlayer, panel, runPanel, type Stack } from './helpers/stack.js'
 
 // uploadPolicy (spec 3): 'reseed' announces feed topics so viewers fetch blocks from each other;
-// 'client-only' joins unannounced. Bytes are counted per peer on the feed's cores.
+// 'client-only' joins unannounced. Bytes are counted per peer on the feed's cores. A panel
+// process and broadcaster processes running ffmpeg on a local testnet.
 const ctx = { onTestFinished: () => {} }
 let stack: Stack
 
@@ -19,36 +21,50 @@ beforeAll(async () => {
 
 afterAll(async () => { await cleanupAll() }, 60_000)
 
-async function channel (t: { onTestFinished(fn: () => unknown): void }, id: string): Promise<TestFeed> {
-  const feed = await startTestFeed(t, stack.testnet)
-  await registerLive(t, stack, { streamId: id, feedKey: feed.feedKey, key: feed.encryptionKey, isLive: true, title: id })
+/** A started `test` channel, granted to alice; resolves its DHT topic (hypercore discovery key). */
+async function channel (bc: Broadcaster, id: string, extra: Record<string, unknown> = {}): Promise<Uint8Array> {
+  const feedKey = await bc.channel(id, extra)
   await api(stack, 'POST', '/api/users/alice/grants', { streamId: id })
-  return feed
+  return blake2b256(Buffer.from('hypercore'), Buffer.from(feedKey, 'hex'))
 }
 
 describe('upload policy', () => {
   it('reseed: a second viewer receives blocks from the first', async (t) => {
-    const feed = await channel(t, 'shared')
+    const bc = await startBroadcaster(t, stack)
+    // 4 s segments: the feed changes rarely, so the first viewer can be fully caught up below.
+    const topic = await channel(bc, 'shared', { hlsTime: 4, hlsListSize: 3 })
     const first = newPlayer(t, stack, { tune: { timeoutMs: 10_000 } })
     await connectAndLogin(first, 'alice', 'alice-pw')
     const { url } = await first.resolve('shared')
-    expect((await decode(url, 3)).code).toBe(0)
+    expect((await decode(url, 2)).code).toBe(0)
     const firstKey = first.diagnostics().publicKey as string
-    await waitFor(async () => (await announcedOn(stack.testnet, feed.topic)).has(firstKey), { timeoutMs: 20_000, message: 'first viewer announced' })
-    // The origin stops serving: whatever the second viewer gets now can only come from the first.
-    await feed.stopSeeding()
+    await waitFor(async () => (await announcedOn(stack.testnet, topic)).has(firstKey), { timeoutMs: 20_000, message: 'first viewer announced' })
+    // The first viewer holds the whole current window: its playlist and every segment listed.
+    await waitFor(async () => {
+      const before = await (await fetch(url)).text()
+      for (const seg of before.split('\n').filter((l) => l.endsWith('.ts'))) await (await fetch(url.replace('index.m3u8', seg))).arrayBuffer()
+      return (await (await fetch(url)).text()) === before
+    }, { timeoutMs: 30_000, message: 'first viewer caught up' })
+    // The broadcaster stops answering: whatever the second viewer gets now can only come from the first.
+    bc.signal('SIGSTOP')
     const second = newPlayer(t, stack, { tune: { timeoutMs: 10_000 } })
     await connectAndLogin(second, 'alice', 'alice-pw')
     const secondUrl = (await second.resolve('shared')).url
-    const out = await decode(secondUrl, 1, 30_000)
+    const out = await decode(secondUrl, 2, 30_000, ['-live_start_index', '0'])
+    expect(out.stderr).toBe('')
     expect(out.code).toBe(0)
     const got = second.diagnostics().feed?.bytesByPeer[firstKey]
     expect(got?.downloaded ?? 0).toBeGreaterThan(10_000)
+    // Every byte the second viewer holds came from the first viewer or the panel (drive header).
+    const sources = Object.entries(second.diagnostics().feed?.bytesByPeer ?? {}).filter(([, b]) => b.downloaded > 0).map(([k]) => k)
+    expect(sources.every((k) => k === firstKey || k === stack.panelKey)).toBe(true)
     expect(first.diagnostics().feed?.bytesByPeer[second.diagnostics().publicKey as string]?.uploaded ?? 0).toBeGreaterThan(10_000)
+    bc.signal('SIGCONT')
   })
 
   it('client-only announces nothing; the runtime switch re-joins topics and is echoed', async (t) => {
-    const feed = await channel(t, 'private')
+    const bc = await startBroadcaster(t, stack)
+    const topic = await channel(bc, 'private')
     const quiet = newPlayer(t, stack, { uploadPolicy: 'client-only', tune: { timeoutMs: 10_000 } })
     const loud = newPlayer(t, stack, { tune: { timeoutMs: 10_000 } })
     await Promise.all([connectAndLogin(quiet, 'alice', 'alice-pw'), connectAndLogin(loud, 'alice', 'alice-pw')])
@@ -56,9 +72,9 @@ describe('upload policy', () => {
     await Promise.all([decode(quietUrl as string, 2), decode(loudUrl as string, 2)])
     const quietKey = quiet.diagnostics().publicKey as string
     const loudKey = loud.diagnostics().publicKey as string
-    await waitFor(async () => (await announcedOn(stack.testnet, feed.topic)).has(loudKey), { timeoutMs: 20_000, message: 'reseeding viewer announced' })
-    const found = await announcedOn(stack.testnet, feed.topic)
-    expect(found.has(feed.seederKey)).toBe(true)
+    await waitFor(async () => (await announcedOn(stack.testnet, topic)).has(loudKey), { timeoutMs: 20_000, message: 'reseeding viewer announced' })
+    const found = await announcedOn(stack.testnet, topic)
+    expect(found.size).toBeGreaterThanOrEqual(2) // the broadcaster and the reseeding viewer
     expect(found.has(quietKey)).toBe(false)
     expect(quiet.diagnostics().uploadPolicy).toBe('client-only')
 
@@ -67,11 +83,11 @@ describe('upload policy', () => {
     loud.on('upload-policy', (e) => echoes.push(e))
     expect(await loud.setUploadPolicy('client-only')).toEqual({ policy: 'client-only', changed: true, rejoined: 1 })
     expect(echoes).toEqual([{ policy: 'client-only', rejoined: 1 }])
-    await waitFor(async () => !(await announcedOn(stack.testnet, feed.topic)).has(loudKey), { timeoutMs: 20_000, message: 'unannounced' })
+    await waitFor(async () => !(await announcedOn(stack.testnet, topic)).has(loudKey), { timeoutMs: 20_000, message: 'unannounced' })
     expect((await decode(loudUrl as string, 2)).code).toBe(0) // playback goes on
     expect(await loud.setUploadPolicy('client-only')).toEqual({ policy: 'client-only', changed: false, rejoined: 0 })
     expect(await quiet.setUploadPolicy('reseed')).toMatchObject({ policy: 'reseed', changed: true, rejoined: 1 })
-    await waitFor(async () => (await announcedOn(stack.testnet, feed.topic)).has(quietKey), { timeoutMs: 20_000, message: 'announced after switch' })
+    await waitFor(async () => (await announcedOn(stack.testnet, topic)).has(quietKey), { timeoutMs: 20_000, message: 'announced after switch' })
     await expect(quiet.setUploadPolicy('leech' as never)).rejects.toMatchObject({ code: 'SDK_INVALID_ARGUMENT' })
   })
 })

@@ -2,21 +2,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ZapPrefetchEvent } from '@arus/sdk'
 import { cleanupAll, waitFor } from '@arus/testkit'
 import { announcedOn } from './helpers/dht.js'
-import { api, connectAndLogin, createStack, newPlayer, panel, registerLive, runPanel, type Stack } from './helpers/stack.js'
-import { startTestFeed, type TestFeed } from './helpers/test-feed.js'
+import { blake2b256 } from '@arus/crypto'
+import { startBroadcaster } from './helpers/broadcaster.js'
+import { api, connectAndLogin, createStack, newPlayer, panel, runPanel, type Stack } from './helpers/stack.js'
 
-// Zap prefetch and prewarm (spec 3 "createPlayer options", "Zap prefetch") over real feeds.
+// Zap prefetch and prewarm (spec 3 "createPlayer options", "Zap prefetch") over three channels
+// of a broadcaster process running ffmpeg, registered with a panel process.
 const ctx = { onTestFinished: () => {} }
 let stack: Stack
-const feeds: Record<string, TestFeed> = {}
+const topics: Record<string, Uint8Array> = {}
 
 beforeAll(async () => {
   stack = await createStack(ctx)
   await panel(stack, ['create-user', 'alice'], 'alice-pw\n')
   await runPanel(ctx, stack)
+  const bc = await startBroadcaster(ctx, stack)
   for (const [id, order] of [['ch1', 1], ['ch2', 2], ['ch3', 3]] as const) {
-    feeds[id] = await startTestFeed(ctx, stack.testnet)
-    await registerLive(ctx, stack, { streamId: id, feedKey: feeds[id].feedKey, key: feeds[id].encryptionKey, isLive: true, title: id })
+    topics[id] = blake2b256(Buffer.from('hypercore'), Buffer.from(await bc.channel(id), 'hex'))
     await api(stack, 'PATCH', `/api/streams/${id}`, { order })
     await api(stack, 'POST', '/api/users/alice/grants', { streamId: id })
   }
@@ -31,7 +33,7 @@ describe('prewarm', () => {
     expect(player.diagnostics().prewarmed).toBe(2)
     // Prewarmed topics are looked up, never announced (nothing to serve yet).
     const key = player.diagnostics().publicKey as string
-    expect((await announcedOn(stack.testnet, (feeds.ch1 as TestFeed).topic)).has(key)).toBe(false)
+    expect((await announcedOn(stack.testnet, topics.ch1 as Uint8Array)).has(key)).toBe(false)
     expect(await player.prewarm()).toBe(2) // the option's count
     expect(await player.prewarm(3)).toBe(3)
     expect(player.diagnostics().prewarmed).toBe(3)
