@@ -65,16 +65,32 @@ export async function linkToPanel (t: TestContextLike, testnet: Testnet, panelKe
   const swarm = testnet.createSwarm()
   const reader = openCatalogReader({ store, panelPublicKey: panelKey })
   // The RPC channel must open as soon as the connection exists: protomux rejects a
-  // channel the other side opened while this side had none.
-  const connected = new Promise<{ conn: any; rpc: RpcClient }>((resolve) => {
+  // channel the other side opened while this side had none. Hyperswarm may briefly hold
+  // two connections to the panel and drop one, so calls go to a connection still open.
+  const links: Array<{ conn: any; rpc: RpcClient }> = []
+  const current = () => links.find((l) => !l.conn.destroyed) ?? links[links.length - 1]!
+  const connected = new Promise<void>((resolve) => {
     swarm.on('connection', (conn) => {
       conn.on('error', () => {})
       store.replicate(conn)
-      if (b4a.equals(conn.remotePublicKey, panelKey)) resolve({ conn, rpc: createRpcClient(conn) })
+      if (!b4a.equals(conn.remotePublicKey, panelKey)) return
+      const entry = { conn, rpc: createRpcClient(conn) }
+      links.push(entry)
+      conn.once('close', () => { if (links.length > 1) links.splice(links.indexOf(entry), 1) })
+      resolve()
     })
   })
   swarm.join(topicFor(panelKey), { server: false, client: true })
-  const { conn, rpc } = await withTimeout(connected, 20_000, 'connection to the panel')
+  await withTimeout(connected, 20_000, 'connection to the panel')
   await reader.ready()
+  const rpc: RpcClient = {
+    hello: (...a) => current().rpc.hello(...a),
+    login: (...a) => current().rpc.login(...a),
+    session: (...a) => current().rpc.session(...a),
+    register: (...a) => current().rpc.register(...a),
+    request: (...a) => current().rpc.request(...a),
+    close: () => { for (const l of links) l.rpc.close() }
+  }
+  const conn = current().conn
   return { swarm, reader, rpc, conn }
 }

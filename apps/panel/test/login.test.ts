@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { fromHex, generateSigningKeyPair, verifyToken } from '@arus/crypto'
+import { generateSigningKeyPair } from '@arus/crypto'
+import { checkSession, sessionLive } from '@arus/sdk'
 import { RpcError } from '@arus/rpc'
 import { cleanupAll, createTestnet, tmpDir, type Testnet } from '@arus/testkit'
 import { cliJson, initPanel, linkToPanel, panelEnv, spawnPanel, type PanelLink } from './helpers.js'
@@ -44,13 +45,17 @@ afterAll(async () => { await cleanupAll() }, 30_000)
 describe('viewer login over the DHT', () => {
   it('completes hello → PoW → login → session and unseals the granted stream key', async () => {
     const result = await viewerLogin(link.rpc, link.reader, { username: 'alice', password: 'alice-pw', label: 'test tv' })
-    const payload = verifyToken(result.token, fromHex(panelKey, 32))
+    // The SDK's offline check accepts the token; a token signed by anyone else is refused.
+    const payload = checkSession(panelKey, result.token)
     expect(payload).toMatchObject({ typ: 'session', sub: 'alice', tv: 0 })
-    expect(payload.exp).toBe(result.expiresAt)
+    expect(payload!.exp).toBe(result.expiresAt)
+    expect(checkSession('ab'.repeat(32), result.token)).toBeNull()
     expect(Buffer.from(result.keys.get('news')!).toString('hex')).toBe(streamKey)
     await link.reader.update({ wait: true })
     const user = await link.reader.getUser('alice')
     expect(user?.devices.map((d) => d.label)).toEqual(['test tv'])
+    // And the online check finds the device enrolled with a matching tokenVersion.
+    expect(await sessionLive(link.reader, payload!)).toBe(true)
   })
 
   it('fails a wrong password on the client, before any session', async () => {
