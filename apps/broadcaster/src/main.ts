@@ -59,7 +59,10 @@ export async function startBroadcaster (config: BroadcasterConfig, log: Logger):
 
   let analytics: Analytics | null = null
   const incidents = await openIncidentLog(paths.incidents, { onIncident: () => analytics?.incident() })
-  const feeds = createFeedHost({ store, swarm, stores, log }, { graceMs: config.ROTATE_GRACE_SEC * 1000 })
+  const feeds = createFeedHost({ store, swarm, stores, log }, {
+    graceMs: config.ROTATE_GRACE_SEC * 1000,
+    uploadShaping: config.ORIGIN_PEERS_PER_BLOCK === 0 ? false : { peersPerBlock: config.ORIGIN_PEERS_PER_BLOCK, holdMs: config.ORIGIN_HOLD_MS }
+  })
   const slates = createSlateFactory({ ffmpeg: config.FFMPEG_PATH, dir: paths.slates })
   const manager = createChannelManager({ stores, feeds, link, slates, incidents, log, onRespawn: (id) => analytics?.respawn(id) }, managerSettings(config, paths))
   analytics = await openAnalytics(() => manager.counters(), {

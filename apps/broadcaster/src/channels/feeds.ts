@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type Corestore from 'corestore'
 import Hyperdrive from 'hyperdrive'
 import type Hyperswarm from 'hyperswarm'
-import { createFeedWriter, parsePlaylist, type FeedWriter } from '@arus/feed'
+import { createFeedWriter, parsePlaylist, type FeedWriter, type UploadShapingInit } from '@arus/feed'
 import type { Logger } from '@arus/service'
 import { createStore } from '@arus/swarm'
 import { hex } from '../util.js'
@@ -50,7 +50,13 @@ const namespaceFor = (id: string, generation: number) => `arus/feed/${id}/${gene
 const ANNOUNCE_WAIT_MS = 10_000
 const LEGACY_ROOT = ''
 
-export function createFeedHost (c: FeedHostComponents, init: { graceMs: number }): FeedHost {
+export interface FeedHostSettings {
+  graceMs: number
+  /** Upload shaping of every live feed writer (ORIGIN_PEERS_PER_BLOCK / ORIGIN_HOLD_MS); false = off. */
+  uploadShaping: UploadShapingInit | false
+}
+
+export function createFeedHost (c: FeedHostComponents, init: FeedHostSettings): FeedHost {
   const ramStores = new Set<Corestore>()
   const purgeTimers = new Set<NodeJS.Timeout>()
   /** Retired generations still seeding (rotate), by feedKey: closed before their purge. */
@@ -94,7 +100,7 @@ export function createFeedHost (c: FeedHostComponents, init: { graceMs: number }
       if (retiring) schedulePurge(ch.id, current.key, retiring)
     }
     const ns = current.namespace as string
-    const writer = createFeedWriter({ store: storeFor(ns), encryptionKey: Buffer.from(current.key, 'hex'), feedKey: current.feedKey ? Buffer.from(current.feedKey, 'hex') : null })
+    const writer = createFeedWriter({ store: storeFor(ns), encryptionKey: Buffer.from(current.key, 'hex'), feedKey: current.feedKey ? Buffer.from(current.feedKey, 'hex') : null, uploadShaping: init.uploadShaping })
     const close = await seed(writer, async () => {})
     current = { ...current, feedKey: hex(writer.feedKey) }
     await c.stores.identities.set(ch.id, current)
@@ -106,7 +112,7 @@ export function createFeedHost (c: FeedHostComponents, init: { graceMs: number }
     const store = createStore(dir)
     ramStores.add(store)
     for (const conn of c.swarm.connections) store.replicate(conn)
-    const writer = createFeedWriter({ store: store.session(), encryptionKey: Buffer.from(id.key, 'hex'), feedKey: null })
+    const writer = createFeedWriter({ store: store.session(), encryptionKey: Buffer.from(id.key, 'hex'), feedKey: null, uploadShaping: init.uploadShaping })
     const close = await seed(writer, async () => {
       ramStores.delete(store)
       await store.close().catch(() => {})

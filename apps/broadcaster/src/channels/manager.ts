@@ -97,7 +97,8 @@ export function createChannelManager (c: ManagerComponents, s: ManagerSettings):
     sourceUp: (src: string) => c.incidents.sourceUp(id, src),
     slateOn: (failures: number, file: string) => c.incidents.slateOn(id, failures, file),
     slateOff: (src: string) => c.incidents.slateOff(id, src),
-    slateRetry: (src: string, ok: boolean, detail?: string) => c.incidents.slateRetry(id, src, ok, detail)
+    slateRetry: (src: string, ok: boolean, detail?: string) => c.incidents.slateRetry(id, src, ok, detail),
+    segment: (sequence: number | null) => c.log.debug({ event: 'feed.segment', channel: id, sequence, at: Date.now() }, 'segment appended to the feed')
   })
 
   async function save (ch: Channel): Promise<Channel> {

@@ -1,3 +1,4 @@
+import type { UploadShapingStats } from '@arus/feed'
 import type { PanelLink } from '../register.js'
 import type { ChannelState, WatchdogStatus } from '../pipeline/watchdog.js'
 import { hex } from '../util.js'
@@ -28,6 +29,8 @@ export interface ChannelView {
   feedKey: string | null
   generation: number | null
   playlist: { segments: number; lastSequence: number | null; playlistVersion: number; bytesWritten: number } | null
+  /** The current generation's uploads, counted at the replication layer, and its upload shaping counters (null when off). */
+  egress: { uploadedBytes: number; shaping: UploadShapingStats | null } | null
   watchdog: Omit<WatchdogStatus['watchdog'], never> & { restarts: number; lastExit: WatchdogStatus['lastExit'] }
   slate: WatchdogStatus['slate']
   detectedProfile: WatchdogStatus['detectedProfile']
@@ -90,6 +93,7 @@ export function channelView (ch: Channel, rt: ChannelRuntime | null, link: Panel
     feedKey: feed ? hex(feed.writer.feedKey) : stored?.feedKey ?? null,
     generation: feed?.generation ?? stored?.generation ?? null,
     playlist: stats ? { segments: stats.segments, lastSequence: stats.lastSequence, playlistVersion: stats.playlistVersion, bytesWritten: stats.bytesWritten } : null,
+    egress: stats ? { uploadedBytes: stats.uploadedBytes, shaping: stats.shaping } : null,
     watchdog: { ...w.watchdog, restarts: w.restarts, lastExit: w.lastExit },
     slate: w.slate,
     detectedProfile: w.detectedProfile,

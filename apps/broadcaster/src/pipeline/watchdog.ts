@@ -42,6 +42,8 @@ export interface WatchdogEvents {
   slateOn(failures: number, file: string): void
   slateOff(source: string): void
   slateRetry(source: string, ok: boolean, detail?: string): void
+  /** A segment reached the feed (debug log `feed.segment`; `pnpm bench` times edge delay from it). */
+  segment?(sequence: number | null): void
 }
 
 export interface WatchdogComponents { settings: WatchdogSettings; slates: SlateFactory; ring: LogRing; events: WatchdogEvents }
@@ -93,6 +95,7 @@ export function createWatchdog (c: WatchdogComponents, channel: Channel, init: {
   const out = () => ({ dir: init.scratchDir, hlsTime: channel.hlsTime, hlsListSize: channel.hlsListSize, startNumber: nextSequence })
   const onSegment = (seq: number | null) => {
     if (seq !== null && seq >= nextSequence) nextSequence = seq + 1
+    c.events.segment?.(seq)
   }
 
   function schedule (fn: () => void, ms: number): void {
