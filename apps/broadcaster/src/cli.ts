@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander'
 import { createLogger, isArusError, onShutdown, type Logger } from '@arus/service'
-import { print, readSecretLine, type CliIO } from './cli-io.js'
+import { printResult as print, readSecretLine, type CliIO } from '@arus/service'
 import { loadBroadcasterConfig, type BroadcasterConfig } from './config.js'
 import { BroadcasterError } from './errors.js'
 import { startBroadcaster } from './main.js'

@@ -1,5 +1,5 @@
 import { createRpcResponder } from '@arus/rpc'
-import type { Logger } from '@arus/service'
+import { createLockout, type Logger } from '@arus/service'
 import { createSwarm, parseBootstrap, topicFor } from '@arus/swarm'
 import type Hyperswarm from 'hyperswarm'
 import { createActivityRing } from './activity.js'
@@ -10,7 +10,6 @@ import { countChannels, createPanelMetrics, type PanelMetrics } from './metrics.
 import { openPanel } from './open.js'
 import { createAuthHandlers } from './rpc/auth.js'
 import { createRegisterHandler } from './rpc/register.js'
-import { createThrottle } from './rpc/throttle.js'
 
 /** A running panel: the P2P side (catalog replication + RPC). The admin HTTP server attaches to `ctx`. */
 export interface RunningPanel {
@@ -35,7 +34,7 @@ export async function startPanel (config: PanelConfig, log: Logger): Promise<Run
     ...(config.SWARM_FIREWALLED === 'auto' ? {} : { firewalled: config.SWARM_FIREWALLED === '1' })
   })
   const metrics = createPanelMetrics()
-  const throttle = createThrottle({ threshold: ctx.settings.lockoutThreshold, windowSeconds: ctx.settings.lockoutSeconds })
+  const throttle = createLockout({ threshold: ctx.settings.lockoutThreshold, windowSeconds: ctx.settings.lockoutSeconds })
   const blobs = createBlobsFiller(ctx, store, swarm)
   const handlers = {
     ...createAuthHandlers(ctx, throttle, metrics),

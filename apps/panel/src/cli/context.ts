@@ -6,7 +6,7 @@ import { loadIdentity } from '../identity.js'
 import { openPanel } from '../open.js'
 import { panelPaths } from '../paths.js'
 import { openRegistries } from '../registries.js'
-import type { CliIO } from './io.js'
+import type { CliIO } from '@arus/service'
 
 /**
  * Config + a logger. One-shot commands log warnings to stderr (stdout carries their

@@ -9,7 +9,7 @@ import { createIdentity, decodeIdentity, encodeIdentity, loadIdentity, saveIdent
 import { openPanel } from '../open.js'
 import { panelPaths } from '../paths.js'
 import { cliBase } from './context.js'
-import { print, readSecretLine, type CliIO } from './io.js'
+import { printResult as print, readSecretLine, type CliIO } from '@arus/service'
 
 /** init, export-escrow, verify-escrow (spec 1 Admin CLI). */
 export function identityCommands (program: Command, io: CliIO, json: () => boolean): void {

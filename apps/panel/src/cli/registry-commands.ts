@@ -3,7 +3,7 @@ import { PanelError } from '../errors.js'
 import { addAdmin, listAdmins, removeAdmin, setAdminPassword } from '../ops/admins.js'
 import { addPublisher, listPublishers, removePublisher, setPublisherScopes, setPublisherStatus } from '../ops/publishers.js'
 import { withRegistries } from './context.js'
-import { print, readSecretLine, type CliIO } from './io.js'
+import { printResult as print, readSecretLine, type CliIO } from '@arus/service'
 
 const globs = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean)
 

@@ -5,7 +5,7 @@ import { PanelError } from '../errors.js'
 import { uploadArt } from '../ops/art.js'
 import { addStream, deleteStream, setMeta, type StreamMetaPatch } from '../ops/streams.js'
 import { withStore } from './context.js'
-import { print, type CliIO } from './io.js'
+import { printResult as print, type CliIO } from '@arus/service'
 
 const categories = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean)
 

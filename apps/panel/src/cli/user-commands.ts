@@ -4,7 +4,7 @@ import { allUsers, grant, revoke } from '../ops/grants.js'
 import * as users from '../ops/users.js'
 import { listStreams } from '../ops/streams.js'
 import { withStore } from './context.js'
-import { print, readSecretLine, type CliIO } from './io.js'
+import { printResult as print, readSecretLine, type CliIO } from '@arus/service'
 
 async function password (io: CliIO): Promise<string> {
   const pw = await readSecretLine(io, 'password: ')

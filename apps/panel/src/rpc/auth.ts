@@ -5,7 +5,7 @@ import {
 import { sessionSignedBytes, type RpcContext, type RpcErrorBody, type RpcReply, type RpcRequest } from '@arus/rpc'
 import type { PanelContext } from '../context.js'
 import type { PanelMetrics } from '../metrics.js'
-import type { Throttle } from './throttle.js'
+import type { Lockout as Throttle } from '@arus/service'
 
 /** hello → login → session (spec 1 "Peer-to-peer RPC", "Authentication" 6; ARCHITECTURE "Login"). */
 

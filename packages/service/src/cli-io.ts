@@ -1,3 +1,4 @@
+/** Command-line I/O shared by every daemon CLI: injected streams, secret input, result printing. */
 import type { Readable, Writable } from 'node:stream'
 
 /** The CLI's streams, injected so tests can drive commands in-process. */
@@ -12,7 +13,7 @@ const MAX_STDIN = 64 * 1024
 
 /**
  * Reads a password: from a TTY prompt without echo, or the first line of stdin when it
- * is not a TTY (`printf 'pw\n' | arus-panel create-user alice`). Never from argv.
+ * is not a TTY (e.g. `printf 'pw\n' | arus-panel create-user alice`). Never from argv.
  */
 export async function readSecretLine (io: CliIO, prompt: string): Promise<string> {
   if (io.stdin.isTTY && io.stdin.setRawMode) return readFromTty(io, prompt)
@@ -51,7 +52,7 @@ function readFromTty (io: CliIO, prompt: string): Promise<string> {
 }
 
 /** Prints a result: JSON with --json, else a compact human form. */
-export function print (io: CliIO, json: boolean, value: unknown, human?: string): void {
+export function printResult (io: CliIO, json: boolean, value: unknown, human?: string): void {
   if (json) io.stdout.write(JSON.stringify(value, null, 2) + '\n')
   else io.stdout.write((human ?? JSON.stringify(value, null, 2)) + '\n')
 }
