@@ -1,0 +1,185 @@
+/**
+ * The processes of one `pnpm bench` pass: a local DHT testnet, a real panel (`arus-panel run`)
+ * with a user at the default Argon2id cost, a real broadcaster (`arus-broadcaster run`) with
+ * `test` channels, and viewer processes (scripts/bench/viewer.ts). Everything lives in one
+ * temp dir and is torn down by `close()`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { createTestnet, freePort, spawnProcess, waitFor, type SpawnedProcess, type Testnet } from '@arus/testkit'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const PANEL_BIN = join(root, 'apps/panel/bin/arus-panel.js')
+const BC_BIN = join(root, 'apps/broadcaster/bin/arus-broadcaster.js')
+const VIEWER = join(root, 'scripts/bench/viewer.ts')
+const TSX = join(root, 'node_modules/.bin/tsx')
+export const USER = { name: 'bench', password: 'bench-viewer-pw' }
+const ADMIN = { name: 'admin', password: 'bench-admin-pw' }
+
+/** A fixed-bitrate `test` channel: 2 s segments, 320x180 ultrafast at 400 kb/s video + 64 kb/s audio. */
+export const CHANNEL = { input: 'test', transcode: { width: 320, height: 180, preset: 'ultrafast', videoBitrateKbps: 400, audioBitrateKbps: 64 }, hlsTime: 2, hlsListSize: 6 }
+
+async function run (bin: string, env: Record<string, string>, args: string[], input = ''): Promise<string> {
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (b) => { stdout += b })
+  child.stderr.on('data', (b) => { stderr += b })
+  child.stdin.end(input)
+  const code = await new Promise((resolve) => child.on('close', resolve))
+  if (code !== 0) throw new Error(`${bin} ${args.join(' ')} exited ${code}: ${stderr}`)
+  return stdout
+}
+
+export interface Line { type: string; at: number; [k: string]: any }
+
+/** A viewer process: JSON commands in, JSON lines out. */
+export class Viewer {
+  readonly lines: Line[] = []
+  private waiters = new Set<() => void>()
+  constructor (readonly child: ChildProcess) {
+    createInterface({ input: child.stdout! }).on('line', (l) => {
+      try { this.lines.push(JSON.parse(l) as Line) } catch { return }
+      for (const w of this.waiters) w()
+    })
+  }
+
+  send (cmd: Record<string, unknown>): void { this.child.stdin!.write(`${JSON.stringify(cmd)}\n`) }
+
+  /** The first line (from index `from`) matching `pred`; bounded. */
+  async next (pred: (l: Line) => boolean, timeoutMs = 60_000, from = 0): Promise<Line> {
+    return waitFor(() => {
+      const err = this.lines.slice(from).find((l) => l.type === 'error' && l.cmd)
+      if (err) throw new Error(`viewer: ${err.cmd}: ${err.message}`)
+      return this.lines.slice(from).find(pred) ?? null
+    }, { timeoutMs, intervalMs: 20, message: 'viewer line' })
+  }
+
+  async stop (): Promise<void> {
+    if (this.child.exitCode !== null) return
+    const closed = new Promise((resolve) => this.child.once('close', resolve))
+    this.send({ cmd: 'stop' })
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000)
+    await closed
+    clearTimeout(timer)
+  }
+}
+
+export interface Stack {
+  work: string
+  testnet: Testnet
+  panelKey: string
+  adminUrl: string
+  broadcaster: SpawnedProcess
+  controlUrl: string
+  /** Control API call as the broadcaster's operator. */
+  bc(method: string, path: string, body?: unknown): Promise<any>
+  /** Admin HTTP API call on the panel. */
+  panel(method: string, path: string, body?: unknown): Promise<any>
+  viewer(opts?: { zapPrefetch?: boolean }): Promise<Viewer>
+  close(): Promise<void>
+}
+
+async function call (base: string, token: string | null, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(base + path, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {})
+  })
+  const text = await res.text()
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`)
+  return text ? JSON.parse(text) : null
+}
+
+export async function startStack (origin: Record<string, string>, channels: string[]): Promise<Stack> {
+  const work = await mkdtemp(join(tmpdir(), 'arus-bench-'))
+  const procs: SpawnedProcess[] = []
+  const viewers: Viewer[] = []
+  const testnet = await createTestnet()
+  const close = async () => {
+    await Promise.allSettled(viewers.map((v) => v.stop()))
+    for (const p of procs.reverse()) await p.stop('SIGTERM', 15_000).catch(() => {})
+    await testnet.destroy().catch(() => {})
+    await rm(work, { recursive: true, force: true })
+  }
+  try {
+    // Panel: default Argon2id and proof-of-work costs (login_ms measures what a user feels).
+    const panelEnv = { DATA_DIR: join(work, 'panel'), BOOTSTRAP: testnet.bootstrapString, LOG_FORMAT: 'json', LOG_LEVEL: 'warn', ADMIN_ENABLED: '1', ADMIN_PORT: '0' }
+    const { panelKey } = JSON.parse(await run(PANEL_BIN, panelEnv, ['--json', 'init'])) as { panelKey: string }
+    await run(PANEL_BIN, panelEnv, ['--json', 'add-admin', ADMIN.name], `${ADMIN.password}\n`)
+    await run(PANEL_BIN, panelEnv, ['--json', 'create-user', USER.name], `${USER.password}\n`)
+    const site = JSON.parse(await run(PANEL_BIN, panelEnv, ['--json', 'add-publisher', 'bench', '--scopes', '*'])) as { secretKey: string }
+    const panel = spawnProcess(undefined, process.execPath, [PANEL_BIN, 'run'], { env: { ...panelEnv, LOG_LEVEL: 'info' } })
+    procs.push(panel)
+    const adminLine = await panel.waitForLine(/"event":"admin\.listening"/, 30_000)
+    const adminUrl = (JSON.parse(adminLine.input ?? '{}') as { url: string }).url
+    const adminToken = (await call(adminUrl, null, 'POST', '/api/login', { username: ADMIN.name, password: ADMIN.password })).token as string
+
+    const port = await freePort()
+    const bcEnv = {
+      DATA_DIR: join(work, 'broadcaster'), BOOTSTRAP: testnet.bootstrapString, PANEL_PUBKEY: panelKey, PUBLISHER_KEY: site.secretKey, PUBLISHER_NAME: 'bench',
+      CONTROL_ENABLED: '1', CONTROL_PORT: String(port), LOG_FORMAT: 'json', LOG_LEVEL: 'debug', RESUME_PACE: '0', REGISTER_HEARTBEAT_SEC: '10', ...origin
+    }
+    await run(BC_BIN, bcEnv, ['add-admin', 'op'], 'op-pw-bench\n')
+    const broadcaster = spawnProcess(undefined, process.execPath, [BC_BIN, 'run'], { env: bcEnv })
+    procs.push(broadcaster)
+    const m = await broadcaster.waitForLine(/"event":"broadcaster.ready".*"controlUrl":"([^"]+)"/, 30_000)
+    const controlUrl = m[1]!
+    const opToken = (await call(controlUrl, null, 'POST', '/api/login', { username: 'op', password: 'op-pw-bench' })).token as string
+    const bc = (method: string, path: string, body?: unknown) => call(controlUrl, opToken, method, path, body)
+    for (const id of channels) {
+      await bc('POST', '/api/channels', { id, title: id, ...CHANNEL })
+      await bc('POST', `/api/channels/${id}/start`)
+    }
+    await waitFor(async () => (await Promise.all(channels.map((id) => bc('GET', `/api/channels/${id}`)))).every((c) => c.registered && c.state === 'up'), { timeoutMs: 60_000, intervalMs: 250, message: 'channels up and registered' })
+    for (const id of channels) await call(adminUrl, adminToken, 'POST', `/api/users/${USER.name}/grants`, { streamId: id })
+
+    let n = 0
+    return {
+      work, testnet, panelKey, adminUrl, broadcaster, controlUrl, bc,
+      panel: (method, path, body) => call(adminUrl, adminToken, method, path, body),
+      async viewer (opts = {}) {
+        const child = spawn(TSX, [VIEWER], {
+          env: {
+            ...process.env, BENCH_PANEL_KEY: panelKey, BENCH_BOOTSTRAP: testnet.bootstrapString, BENCH_STORE: join(work, `viewer-${++n}`),
+            BENCH_USER: USER.name, BENCH_PASSWORD: USER.password, BENCH_ZAP_PREFETCH: opts.zapPrefetch ? '1' : '0'
+          },
+          stdio: ['pipe', 'pipe', 'inherit']
+        })
+        const v = new Viewer(child)
+        viewers.push(v)
+        await v.next((l) => l.type === 'login', 120_000)
+        return v
+      },
+      close
+    }
+  } catch (err) {
+    await close()
+    throw err
+  }
+}
+
+/** Resident set (MiB) and CPU ticks of a process and its children (ffmpeg) from /proc. */
+export async function procStats (pid: number): Promise<{ rssMb: number; ticks: number; childTicks: number }> {
+  const one = async (p: number) => {
+    try {
+      const stat = await readFile(`/proc/${p}/stat`, 'utf8')
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      const status = await readFile(`/proc/${p}/status`, 'utf8')
+      return { ticks: Number(f[11]) + Number(f[12]), rssKb: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0), ppid: Number(f[1]) }
+    } catch { return null }
+  }
+  const self = await one(pid)
+  let childTicks = 0
+  const { readdir } = await import('node:fs/promises')
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    const s = await one(Number(name))
+    if (s && s.ppid === pid) childTicks += s.ticks
+  }
+  return { rssMb: (self?.rssKb ?? 0) / 1024, ticks: self?.ticks ?? 0, childTicks }
+}
