@@ -51,11 +51,15 @@ export class Playback {
   media (): MediaSource | null { return this.active?.media ?? null }
   session (): FeedSession | null { return this.active?.session ?? null }
 
-  /** Serves a feed as the active stream; a live one starts the tune ladder at 'feed:open'. */
-  async playFeed (streamId: string | null, feedKey: string, encryptionKey: Uint8Array, type: 'live' | 'vod'): Promise<void> {
+  /**
+   * Serves a feed as the active stream; a live one starts the tune ladder at 'feed:open'.
+   * `warm` is an already open session of the same feed (a zap-prefetched neighbor), adopted as is.
+   */
+  async playFeed (streamId: string | null, feedKey: string, encryptionKey: Uint8Array, type: 'live' | 'vod', warm?: FeedSession | null): Promise<void> {
     const gen = await this.clear()
     const net = this.deps.net()
-    const session = new FeedSession(net.store, net.topics, { feedKey, encryptionKey, streamId, type, notAPeer: this.deps.panelKey() })
+    const session = warm?.feedKey === feedKey && warm.isOpen ? warm : new FeedSession(net.store, net.topics, { feedKey, encryptionKey, streamId, type, notAPeer: this.deps.panelKey() })
+    if (warm !== null && warm !== undefined && warm !== session) await warm.close()
     const active: Active = { streamId, source: 'p2p', type, url: this.deps.localUrl(), session, media: feedMedia(session, this.deps.now), tuner: null }
     this.active = active
     this.startPeers()

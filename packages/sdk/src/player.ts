@@ -12,6 +12,7 @@ import type {
   ActiveSource, DisplayItem, Player, PlayerComponents, PlayerDiagnostics, PlayerEvents, PlayerInit, ReportInput,
   ReportResult, ResolveResult, SessionInfo, UploadPolicy, UploadPolicyResult, ZapPrefetchInit
 } from './index.js'
+import type { FeedSession } from './feed-session.js'
 import { Lineup } from './lineup.js'
 import { runLogin, type LoginState } from './login.js'
 import { Network } from './network.js'
@@ -149,7 +150,8 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
       await this.zap.reset()
       return { url: decision.url, source: 'cdn', feedKey: null, type: 'live' }
     }
-    await this.playback.playFeed(streamId, decision.feedKey, key, decision.type)
+    const warm = decision.type === 'live' ? this.zap.take(streamId) as FeedSession | null : null
+    await this.playback.playFeed(streamId, decision.feedKey, key, decision.type, warm)
     if (decision.type === 'live') this.zap.noteZap(previous, streamId)
     else await this.zap.reset()
     const url = `http://127.0.0.1:${this.port ?? 0}/index.m3u8`

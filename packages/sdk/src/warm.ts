@@ -18,7 +18,7 @@ const WARM_FETCH_MS = 10_000
  * A zap neighbor: its feed open and joined, its newest segment downloaded at each tick. The
  * speed of each new segment's download, as a multiple of realtime, feeds the 'thin' check.
  */
-export async function warmNeighbor (net: Network, id: string, feedKey: string, encryptionKey: Uint8Array, panelKey: string | null, now: () => number): Promise<WarmHandle> {
+export async function warmNeighbor (net: Network, id: string, feedKey: string, encryptionKey: Uint8Array, panelKey: string | null, now: () => number): Promise<WarmHandle<FeedSession>> {
   const session = new FeedSession(net.store, net.topics, { feedKey, encryptionKey, streamId: id, type: 'live', notAPeer: panelKey })
   await session.open()
   let newest: string | null = null
@@ -38,6 +38,7 @@ export async function warmNeighbor (net: Network, id: string, feedKey: string, e
       const took = Math.max(1, now() - started)
       return (seg.duration * 1000) / took
     },
+    adopt: () => session,
     close: () => session.close()
   }
 }

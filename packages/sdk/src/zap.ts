@@ -2,10 +2,12 @@ import type { ZapPrefetchEvent, ZapSuspendReason } from './index.js'
 import type { ZapConfig } from './options.js'
 
 /** A warmed neighbor channel: its newest segment is kept replicated. */
-export interface WarmHandle {
+export interface WarmHandle<S = unknown> {
   readonly id: string
   /** Fetches the neighbor's newest segment; resolves its download speed as a multiple of realtime (null: nothing new). */
   tick(): Promise<number | null>
+  /** Hands the open feed over (a zap to this neighbor); the handle is spent. */
+  adopt(): S
   close(): Promise<void>
 }
 
@@ -78,6 +80,17 @@ export class ZapPrefetch {
     else this.direction = 0
     this.cleanSince = null
     if (this.config !== null) this.schedule(0)
+  }
+
+  /**
+   * A zap to a warmed neighbor: its open, already replicating feed is handed over instead of
+   * being closed (that is what makes the zap fast). Null when `id` is not warm.
+   */
+  take (id: string): unknown {
+    const h = this.warmed.get(id)
+    if (h === undefined) return null
+    this.warmed.delete(id)
+    return h.adopt()
   }
 
   /** The active stream changed kind or stopped: drop neighbors now; the tick picks up again. */

@@ -20,7 +20,7 @@ function harness () {
     activeAdvance: async () => advancedAt,
     warm: async (id): Promise<WarmHandle> => {
       warm.add(id)
-      return { id, tick: async () => headroom, close: async () => { warm.delete(id) } }
+      return { id, tick: async () => headroom, adopt: () => `session:${id}`, close: async () => { warm.delete(id) } }
     }
   }
   const zap = new ZapPrefetch(deps)
@@ -144,5 +144,16 @@ it('enabling on a metered network reports the suspension at once', async () => {
   await vi.advanceTimersByTimeAsync(2000)
   expect(h.events).toEqual([{ enabled: true }, { state: 'suspended', reason: 'metered' }])
   expect(h.warm.size).toBe(0)
+  await h.zap.close()
+})
+
+it('a zap to a warmed neighbor hands its open feed over instead of closing it', async () => {
+  const h = harness()
+  h.zap.set(config())
+  await vi.advanceTimersByTimeAsync(10)
+  expect(h.zap.take('c')).toBe('session:c')
+  expect(h.zap.warmIds()).toEqual(['a'])
+  expect(h.warm.has('c')).toBe(true) // not closed: the player owns it now
+  expect(h.zap.take('e')).toBeNull()
   await h.zap.close()
 })
