@@ -84,8 +84,15 @@ export class FeedSession {
     return this.topic !== null && b4a.equals(this.topic.topic, topic)
   }
 
-  /** Forces a fresh DHT lookup of the topic. */
-  async relookup (): Promise<void> { await this.topic?.refresh() }
+  /** Forces a fresh DHT lookup of the topic (waiting updates wait for it, as at open). */
+  async relookup (): Promise<void> {
+    const found = this.readerRef?.drive.findingPeers()
+    try {
+      await this.topic?.refresh()
+    } finally {
+      found?.()
+    }
+  }
 
   /** Remote public keys (hex) of the peers replicating this feed. */
   peerKeys (): Set<string> {
