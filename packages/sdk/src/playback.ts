@@ -38,6 +38,7 @@ interface Active {
 export class Playback {
   private active: Active | null = null
   private candidate: FeedSession | null = null
+  private candidateAbort = new AbortController()
   private peersTimer: ReturnType<typeof setInterval> | null = null
   private generation = 0
 
@@ -89,12 +90,15 @@ export class Playback {
     const gen = this.generation
     const net = this.deps.net()
     const next = new FeedSession(net.store, net.topics, { feedKey, encryptionKey, streamId, type: 'live', notAPeer: this.deps.panelKey() })
+    this.candidateAbort.abort()
     await this.candidate?.close()
     this.candidate = next
+    const abort = new AbortController()
+    this.candidateAbort = abort
     let ok: boolean
     try {
       await next.open()
-      ok = await playable(next, this.deps.tune.timeoutMs, new AbortController().signal, this.deps.now)
+      ok = await playable(next, this.deps.tune.timeoutMs, abort.signal, this.deps.now)
     } catch {
       ok = false
     }
@@ -125,6 +129,7 @@ export class Playback {
     this.stopPeers()
     const c = this.candidate
     this.candidate = null
+    this.candidateAbort.abort()
     a?.tuner?.stop()
     await Promise.all([a?.session?.close(), c?.close()])
     return gen
