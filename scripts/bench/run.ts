@@ -5,8 +5,8 @@
  * (ORIGIN_PEERS_PER_BLOCK=0, "unshaped") — and writes bench-results/bench-<date>.json plus,
  * unless `--quick`, the "Viewer and origin" section of docs/benchmarks.md.
  *
- *   pnpm bench            # full: 3 latency runs, 60 s egress windows for N = 1, 4, 8 (~12 min)
- *   pnpm bench --quick    # smoke: 1 latency run, 15 s windows for N = 1, 2 (~3 min)
+ *   pnpm bench            # full: 3 latency runs, 60 s egress windows for N = 1, 4, 8 (~16 min on 2 cores)
+ *   pnpm bench --quick    # smoke: 1 latency run, 15 s windows for N = 1, 2 (~4 min)
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { cpus, loadavg } from 'node:os'
