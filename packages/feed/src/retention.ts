@@ -11,12 +11,10 @@ import { COMPACT_AFTER_BYTES, WRITE_OVERHEAD_BYTES } from './constants.js'
  * - Superseded playlists: the blob of the playlist replaced one update ago is cleared, so
  *   a reader that fetched the previous entry can still read it for one segment period.
  * - Drive metadata: the Hyperbee is append-only (three nodes per segment: put, playlist,
- *   del, about 0.7 KiB). {@link BeeCollector} can clear the blocks no tree of the last two
- *   updates reaches, but it is OFF by default: on hypercore 11.37.1, clearing those blocks
- *   also drops Merkle nodes that a proof for a retained block needs, so the origin throws
- *   `INVALID_OPERATION: Expected tree node N` at a NEW reader and drops it
- *   (test/cold-join.test.ts). Metadata therefore grows ~0.7 KiB per segment until that is
- *   fixed; segment data stays O(window).
+ *   del); {@link BeeCollector} clears the blocks no tree of the last two updates reaches.
+ *   This needs the workspace's hypercore patch (patches/hypercore@11.37.1.patch): unpatched,
+ *   clearing a block whose LEFT sibling subtree is retained deletes Merkle nodes that
+ *   proofs still need, and the origin fails every new reader (test/cold-join.test.ts).
  * - RocksDB: a cleared range is only a tombstone until compaction. After
  *   COMPACT_AFTER_BYTES of writes both cores' key ranges are compacted (hypercore
  *   `core.compact()` = RocksDB CompactRange, which flushes the memtable first, drops the
@@ -30,7 +28,7 @@ export class Retention {
   private lowestBlob = Infinity
   private lowestBee = Infinity
 
-  constructor (private readonly drive: Hyperdrive, private readonly collectMetadata = false) {
+  constructor (private readonly drive: Hyperdrive) {
     this.bee = new BeeCollector(drive.db, drive.core)
   }
 
@@ -71,7 +69,7 @@ export class Retention {
     if (this.stalePlaylist !== null) await this.clearBlob(this.stalePlaylist)
     this.stalePlaylist = previous
 
-    const doomed = this.collectMetadata ? await this.bee.collect() : []
+    const doomed = await this.bee.collect()
     if (doomed.length > 0) this.lowestBee = Math.min(this.lowestBee, doomed[0] as number)
     this.pressure += doomed.length * WRITE_OVERHEAD_BYTES
     await this.settle()

@@ -3,8 +3,9 @@ import { createTestnet, withTimeout } from '@arus/testkit'
 import { key32, peerSwarm, playlistOf, readerOn, segmentBytes, storeIn, writerOn } from './helpers.js'
 
 // A viewer that joins a live feed after many rotations must still get proofs for the
-// blocks the window keeps. Regression: collecting drive metadata dropped Merkle nodes
-// those proofs need, and the origin threw INVALID_OPERATION at every new reader.
+// blocks the window keeps. Regression: with unpatched hypercore 11.37.1, collecting drive
+// metadata dropped Merkle nodes those proofs need, and the origin threw INVALID_OPERATION
+// at every new reader (see patches/hypercore@11.37.1.patch).
 it('a new reader joins a live feed after 40 rotations and reads the newest segment, with no origin error', async (t) => {
   const net = await createTestnet(t)
   const encryptionKey = key32()
