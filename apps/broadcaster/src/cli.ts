@@ -1,6 +1,5 @@
-import { Command, CommanderError } from 'commander'
-import { createLogger, isArusError, onShutdown, type Logger } from '@arus/service'
-import { printResult as print, readSecretLine, type CliIO } from '@arus/service'
+import { Command } from 'commander'
+import { createLogger, onShutdown, printResult as print, processIO, readSecretLine, runCommandLine, type CliIO, type Logger } from '@arus/service'
 import { loadBroadcasterConfig, type BroadcasterConfig } from './config.js'
 import { BroadcasterError } from './errors.js'
 import { startBroadcaster } from './main.js'
@@ -59,14 +58,6 @@ export function buildProgram (io: CliIO): Command {
 }
 
 /** Runs one command line; resolves to the exit code (0 ok, 1 failure, 2 usage). */
-export async function runCli (argv: string[], io: CliIO = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }): Promise<number> {
-  try {
-    await buildProgram(io).parseAsync(argv)
-    return 0
-  } catch (err) {
-    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2
-    const code = isArusError(err) ? `[${err.code}] ` : ''
-    io.stderr.write(`error: ${code}${(err as Error).message}\n`)
-    return 1
-  }
+export async function runCli (argv: string[], io: CliIO = processIO()): Promise<number> {
+  return runCommandLine(() => buildProgram(io).parseAsync(argv), io)
 }

@@ -1,8 +1,7 @@
-import { Command, CommanderError } from 'commander'
-import { isArusError, onShutdown } from '@arus/service'
+import { Command } from 'commander'
+import { onShutdown, processIO, runCommandLine, type CliIO } from '@arus/service'
 import { cliBase } from './cli/context.js'
 import { identityCommands } from './cli/identity-commands.js'
-import type { CliIO } from '@arus/service'
 import { registryCommands } from './cli/registry-commands.js'
 import { streamCommands } from './cli/stream-commands.js'
 import { userCommands } from './cli/user-commands.js'
@@ -40,14 +39,6 @@ export function buildProgram (io: CliIO): Command {
 }
 
 /** Runs one command line; resolves to the exit code (0 ok, 1 failure, 2 usage). */
-export async function runCli (argv: string[], io: CliIO = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }): Promise<number> {
-  try {
-    await buildProgram(io).parseAsync(argv)
-    return 0
-  } catch (err) {
-    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2
-    const code = isArusError(err) || (err as { code?: unknown }).code ? `[${String((err as { code?: unknown }).code)}] ` : ''
-    io.stderr.write(`error: ${code}${(err as Error).message}\n`)
-    return 1
-  }
+export async function runCli (argv: string[], io: CliIO = processIO()): Promise<number> {
+  return runCommandLine(() => buildProgram(io).parseAsync(argv), io)
 }

@@ -56,3 +56,26 @@ export function printResult (io: CliIO, json: boolean, value: unknown, human?: s
   if (json) io.stdout.write(JSON.stringify(value, null, 2) + '\n')
   else io.stdout.write((human ?? JSON.stringify(value, null, 2)) + '\n')
 }
+
+/** The CLI's real streams and environment. */
+export function processIO (): CliIO {
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }
+}
+
+/**
+ * Runs one parsed command line and maps the outcome to an exit code: 0 ok, 2 usage
+ * (commander's own errors; 0 for --help), 1 failure with `error: [CODE] message` on
+ * stderr. Every daemon CLI's `runCli` is this around its program.
+ */
+export async function runCommandLine (parse: () => Promise<unknown>, io: CliIO): Promise<number> {
+  try {
+    await parse()
+    return 0
+  } catch (err) {
+    const e = err as { code?: unknown; exitCode?: unknown; message?: unknown }
+    if (typeof e.code === 'string' && e.code.startsWith('commander.')) return e.exitCode === 0 ? 0 : 2
+    const code = typeof e.code === 'string' ? `[${e.code}] ` : ''
+    io.stderr.write(`error: ${code}${String(e.message ?? err)}\n`)
+    return 1
+  }
+}

@@ -56,5 +56,5 @@ export type { MetricsRegistryInit } from './http/metrics.js'
 
 export type { Logger } from 'pino'
 export type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-export { readSecretLine, printResult } from './cli-io.js'
+export { readSecretLine, printResult, processIO, runCommandLine } from './cli-io.js'
 export type { CliIO } from './cli-io.js'
