@@ -20,6 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { startLocalTestnet } from '@arus/swarm'
+import { call as api } from './bench/stack.js'
 
 const run = promisify(execFile)
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -56,17 +57,6 @@ async function children (pid: number): Promise<number[]> {
     if (new RegExp(`^PPid:\\s+${pid}$`, 'm').test(status)) out.push(Number(name))
   }
   return out
-}
-
-async function api (base: string, token: string | null, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(base + path, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {})
-  })
-  const text = await res.text()
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`)
-  return text ? JSON.parse(text) : null
 }
 
 interface Result { n: number; daemonCpu: number; ffmpegCpu: number; daemonRssMiB: number; ffmpegRssMiB: number; load: number }

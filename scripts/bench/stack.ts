@@ -84,7 +84,8 @@ export interface Stack {
   close(): Promise<void>
 }
 
-async function call (base: string, token: string | null, method: string, path: string, body?: unknown): Promise<any> {
+/** One JSON call to a daemon's HTTP API; throws with the status and body on failure. */
+export async function call (base: string, token: string | null, method: string, path: string, body?: unknown): Promise<any> {
   const res = await fetch(base + path, {
     method,
     headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
