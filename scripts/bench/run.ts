@@ -1,12 +1,16 @@
 /**
  * `pnpm bench` (issue 7): what viewers feel and what the origin pays, on this machine, over a
  * local DHT testnet on 127.0.0.1 with real daemons and viewers as separate processes. Not a
- * test. Runs two passes — origin upload shaping at its defaults ("shaped") and off
- * (ORIGIN_PEERS_PER_BLOCK=0, "unshaped") — and writes bench-results/bench-<date>.json plus,
- * unless `--quick`, the "Viewer and origin" section of docs/benchmarks.md.
+ * test. One panel and two broadcasters run side by side: one with origin upload shaping at
+ * its defaults ("shaped"), one with it off (ORIGIN_PEERS_PER_BLOCK=0, "unshaped"), each with
+ * its own channels. Every measurement is taken for both, interleaved and in alternating
+ * order (shaped first, then unshaped first, ...), so the two columns share the machine's
+ * state and drift instead of being two runs at different times. Writes
+ * bench-results/bench-<date>.json and, unless `--quick`, the "Viewer and origin" section of
+ * docs/benchmarks.md.
  *
- *   pnpm bench            # full: 3 latency runs, 60 s egress windows for N = 1, 4, 8 (~16 min on 2 cores)
- *   pnpm bench --quick    # smoke: 1 latency run, 15 s windows for N = 1, 2 (~4 min)
+ *   pnpm bench            # full: 3 latency runs, 6 extra cold tunes, 60 s egress windows for N = 1, 4, 8 (~14 min on 2 cores)
+ *   pnpm bench --quick    # smoke: 1 latency run, 1 extra cold tune, 15 s windows for N = 1, 2 (~3 min)
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { cpus, loadavg } from 'node:os'
@@ -14,25 +18,39 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { cleanupAll } from '@arus/testkit'
-import { CHANNEL, procStats, startStack, type Stack, type Viewer } from './stack.js'
+import { CHANNEL, procStats, startStack, type Broadcaster, type Stack, type Viewer } from './stack.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const QUICK = process.argv.includes('--quick')
 const RUNS = QUICK ? 1 : 3
+const COLD_RUNS = QUICK ? 1 : 6
+const PLAY_S = QUICK ? 6 : 16
 const WINDOW_S = QUICK ? 15 : 60
 const WARMUP_S = QUICK ? 5 : 10
 const COUNTS = QUICK ? [1, 2] : [1, 4, 8]
-const LATENCY = ['c0', 'c1', 'c2', 'c3']
-const EGRESS = 'eg'
 const log = (s: string) => console.error(`[bench] ${s}`)
+const audience = (n: number) => `${n} viewer${n === 1 ? '' : 's'}`
+
+/** The two configurations compared, each on its own broadcaster with its own channels. */
+const CONFIGS = [
+  { key: 'shaped', label: 'shaped (defaults)', env: {} as Record<string, string> },
+  { key: 'unshaped', label: 'unshaped (ORIGIN_PEERS_PER_BLOCK=0)', env: { ORIGIN_PEERS_PER_BLOCK: '0' } }
+] as const
+type ConfigKey = typeof CONFIGS[number]['key']
+/** Channel ids of a configuration: three for latency runs (never-opened cold tunes, adjacent zaps), one for egress. */
+const latencyChannels = (key: ConfigKey) => [0, 1, 2].map((i) => `${key[0]}c${i}`)
+const egressChannel = (key: ConfigKey) => `${key[0]}eg`
+/** Alternating order: round r measures shaped first when r is even, unshaped first when odd. */
+const inOrder = (r: number) => (r % 2 === 0 ? [...CONFIGS] : [...CONFIGS].reverse())
 
 type Samples = Record<string, number[]>
+type BySample = Record<ConfigKey, Samples>
 const push = (s: Samples, k: string, v: number) => { (s[k] ??= []).push(v) }
 
 /** Edge delay samples: viewer first byte of a segment − the broadcaster's feed.segment log time. */
-function edgeDelays (stack: Stack, viewers: Viewer[], since = 0): number[] {
+function edgeDelays (b: Broadcaster, viewers: Viewer[], since = 0): number[] {
   const appended = new Map<string, number>()
-  for (const line of stack.broadcaster.stdoutLines()) {
+  for (const line of b.proc.stdoutLines()) {
     if (!line.includes('"feed.segment"')) continue
     const l = JSON.parse(line) as { channel: string; sequence: number; at: number }
     appended.set(`${l.channel}:${l.sequence}`, l.at)
@@ -54,114 +72,161 @@ async function tune (v: Viewer, id: string): Promise<number> {
   return (await v.next((l) => l.type === 'tune' && l.id === id, 90_000, from)).ms
 }
 
-async function latency (stack: Stack, s: Samples): Promise<void> {
+/**
+ * Per run and configuration: a fresh viewer logs in, cold-tunes a never-opened channel, plays
+ * the live edge alone (single-viewer edge delay), sees an admin title edit arrive, zaps to the
+ * adjacent channel; then a zap-prefetch viewer does the same zap after warming up.
+ */
+async function latency (stack: Stack, bc: Record<ConfigKey, Broadcaster>, samples: BySample): Promise<void> {
+  const before = await Promise.all(CONFIGS.map((c) => procStats(bc[c.key].proc.child.pid!)))
+  const t0 = Date.now()
   for (let r = 0; r < RUNS; r++) {
-    const ch = LATENCY[r % LATENCY.length]!
-    const next = LATENCY[(r + 1) % LATENCY.length]!
-    log(`  run ${r + 1}/${RUNS}: login, cold tune ${ch}, edge delay, title edit, zap to ${next}`)
-    const v = await stack.viewer()
-    push(s, 'login_ms', (await v.next((l) => l.type === 'login')).ms)
-    push(s, 'cold_tune_ms', await tune(v, ch))
-    const playing = Date.now()
-    await sleep((QUICK ? 6 : 10) * 1000)
-    for (const d of edgeDelays(stack, [v], playing)) push(s, 'edge_delay_ms', d)
-    const title = `${ch} edit ${Date.now()}`
-    const from = v.lines.length
-    const sent = Date.now()
-    await stack.panel('PATCH', `/api/streams/${ch}`, { title })
-    push(s, 'propagation_ms', (await v.next((l) => l.type === 'streams' && l.titles[ch] === title, 30_000, from)).at - sent)
-    push(s, 'zap_ms(prefetch off)', await tune(v, next))
-    await v.stop()
+    for (const { key } of inOrder(r)) {
+      const s = samples[key]
+      const chans = latencyChannels(key)
+      const ch = chans[r % chans.length]!
+      const next = chans[r + 1] ?? chans[r - 1]!
+      log(`  run ${r + 1}/${RUNS} ${key}: login, cold tune ${ch}, edge delay, title edit, zap to ${next}`)
+      const v = await stack.viewer()
+      push(s, 'login_ms', (await v.next((l) => l.type === 'login')).ms)
+      push(s, 'cold_tune_ms', await tune(v, ch))
+      const playing = Date.now()
+      await sleep(PLAY_S * 1000)
+      for (const d of edgeDelays(bc[key], [v], playing)) push(s, 'edge_delay_ms(1 viewer)', d)
+      const title = `${ch} edit ${Date.now()}`
+      const from = v.lines.length
+      const sent = Date.now()
+      await stack.panel('PATCH', `/api/streams/${ch}`, { title })
+      push(s, 'propagation_ms', (await v.next((l) => l.type === 'streams' && l.titles[ch] === title, 30_000, from)).at - sent)
+      push(s, 'zap_ms(prefetch off)', await tune(v, next))
+      await v.stop()
 
-    const w = await stack.viewer({ zapPrefetch: true })
-    push(s, 'login_ms', (await w.next((l) => l.type === 'login')).ms)
-    await tune(w, ch)
-    await sleep(10_000) // zap prefetch warms the neighbors' newest segment (every 4 s)
-    push(s, 'zap_ms(prefetch on)', await tune(w, next))
-    await w.stop()
+      const w = await stack.viewer({ zapPrefetch: true })
+      push(s, 'login_ms', (await w.next((l) => l.type === 'login')).ms)
+      await tune(w, ch)
+      await sleep(10_000) // zap prefetch warms the neighbors' newest segment (every 4 s)
+      push(s, 'zap_ms(prefetch on)', await tune(w, next))
+      await w.stop()
+    }
+  }
+  // More cold tunes (the runs above give only RUNS): a fresh viewer, login, one tune, gone.
+  for (let r = 0; r < COLD_RUNS; r++) {
+    for (const { key } of inOrder(r)) {
+      const ch = latencyChannels(key)[r % 3]!
+      log(`  cold tune ${r + 1}/${COLD_RUNS} ${key}: ${ch}`)
+      const v = await stack.viewer()
+      push(samples[key], 'login_ms', (await v.next((l) => l.type === 'login')).ms)
+      push(samples[key], 'cold_tune_ms', await tune(v, ch))
+      await v.stop()
+    }
+  }
+  // Broadcaster CPU over the whole latency phase, all channels running, per channel.
+  const wall = (Date.now() - t0) / 1000
+  for (const [i, c] of CONFIGS.entries()) {
+    const b = bc[c.key]
+    const after = await procStats(b.proc.child.pid!)
+    const ticks = after.ticks - before[i]!.ticks + after.childTicks - before[i]!.childTicks
+    push(samples[c.key], 'cpu_pct_per_channel', (ticks / 100 / wall) * 100 / b.channels.length)
   }
 }
 
-interface EgressResult { viewers: number; streamBytes: number; uploadedBytes: number; multiple: number; shaping: unknown; viewerRssMb: number; broadcasterRssMb: number; cpuPerChannelPct: number }
+interface EgressResult { config: ConfigKey; viewers: number; streamBytes: number; uploadedBytes: number; multiple: number; shaping: unknown; viewerRssMb: number; viewerCpuPct: number; broadcasterRssMb: number }
 
-async function egress (stack: Stack, s: Samples): Promise<EgressResult[]> {
+/** One egress window: every viewer tunes to the configuration's egress channel, warm-up, then WINDOW_S of counting. */
+async function window (key: ConfigKey, b: Broadcaster, viewers: Viewer[], s: Samples): Promise<EgressResult> {
+  const id = egressChannel(key)
+  const n = viewers.length
+  for (const v of viewers) push(s, `join_tune_ms(${audience(n)})`, await tune(v, id))
+  log(`  egress_multiple(${n}) ${key}: warm-up ${WARMUP_S} s, window ${WINDOW_S} s`)
+  await sleep(WARMUP_S * 1000)
+  const a = await b.bc('GET', `/api/channels/${id}`)
+  const va = await Promise.all(viewers.map((v) => procStats(v.child.pid!)))
+  const t0 = Date.now()
+  const rss: number[] = []
+  for (let t = 0; t < WINDOW_S; t += 10) {
+    await sleep(Math.min(10, WINDOW_S - t) * 1000)
+    for (const v of viewers) {
+      const from = v.lines.length
+      v.send({ cmd: 'stats' })
+      rss.push((await v.next((l) => l.type === 'stats', 10_000, from)).rssMb)
+    }
+  }
+  const z = await b.bc('GET', `/api/channels/${id}`)
+  const vz = await Promise.all(viewers.map((v) => procStats(v.child.pid!)))
+  const pz = await procStats(b.proc.child.pid!)
+  const wall = (Date.now() - t0) / 1000
+  // A viewer is tsx's launcher process plus the node process running the SDK (its child).
+  const viewerCpu = vz.map((z, i) => ((z.ticks - va[i]!.ticks + z.childTicks - va[i]!.childTicks) / 100 / wall) * 100)
+  const streamBytes = z.playlist.bytesWritten - a.playlist.bytesWritten
+  const uploadedBytes = z.egress.uploadedBytes - a.egress.uploadedBytes
+  const r: EgressResult = {
+    config: key, viewers: n, streamBytes, uploadedBytes, multiple: uploadedBytes / streamBytes, shaping: z.egress.shaping,
+    viewerRssMb: rss.reduce((x, y) => x + y, 0) / rss.length,
+    viewerCpuPct: viewerCpu.reduce((x, y) => x + y, 0) / viewerCpu.length,
+    broadcasterRssMb: pz.rssMb
+  }
+  log(`    ${(uploadedBytes / 1e6).toFixed(2)} MB uploaded / ${(streamBytes / 1e6).toFixed(2)} MB stream = ${r.multiple.toFixed(2)}×`)
+  push(s, `egress_multiple(${n})`, r.multiple)
+  for (const x of rss) push(s, 'viewer_rss_mb', x)
+  for (const x of viewerCpu) push(s, `viewer_cpu_pct(${audience(n)})`, x)
+  push(s, 'broadcaster_rss_mb', r.broadcasterRssMb)
+  for (const d of edgeDelays(b, viewers, t0)) push(s, `edge_delay_ms(${audience(n)})`, d)
+  return r
+}
+
+/** The same audience (N viewer processes) watches each configuration's egress channel in turn. */
+async function egress (stack: Stack, bc: Record<ConfigKey, Broadcaster>, samples: BySample): Promise<EgressResult[]> {
+  // Only the egress channels keep running: the latency channels' encoders would otherwise eat
+  // CPU the viewer processes need (every process shares this machine's cores).
+  for (const c of CONFIGS) for (const id of latencyChannels(c.key)) await bc[c.key].bc('POST', `/api/channels/${id}/stop`)
   const viewers: Viewer[] = []
   const results: EgressResult[] = []
-  const channels = LATENCY.length + 1
-  for (const n of COUNTS) {
+  for (const [i, n] of COUNTS.entries()) {
     while (viewers.length < n) {
       const v = await stack.viewer()
-      push(s, 'login_ms', (await v.next((l) => l.type === 'login')).ms)
+      push(samples[inOrder(i)[0]!.key], 'login_ms', (await v.next((l) => l.type === 'login')).ms)
       viewers.push(v)
-      push(s, `tune_ms(join ${EGRESS} as viewer ${viewers.length})`, await tune(v, EGRESS))
     }
-    log(`  egress_multiple(${n}): warm-up ${WARMUP_S} s, window ${WINDOW_S} s`)
-    await sleep(WARMUP_S * 1000)
-    const a = (await stack.bc('GET', `/api/channels/${EGRESS}`))
-    const pa = await procStats(stack.broadcaster.child.pid!)
-    const t0 = Date.now()
-    const rss: number[] = []
-    for (let t = 0; t < WINDOW_S; t += 10) {
-      await sleep(Math.min(10, WINDOW_S - t) * 1000)
-      for (const v of viewers) {
-        const from = v.lines.length
-        v.send({ cmd: 'stats' })
-        rss.push((await v.next((l) => l.type === 'stats', 10_000, from)).rssMb)
-      }
-    }
-    const b = (await stack.bc('GET', `/api/channels/${EGRESS}`))
-    const pb = await procStats(stack.broadcaster.child.pid!)
-    const wall = (Date.now() - t0) / 1000
-    const streamBytes = b.playlist.bytesWritten - a.playlist.bytesWritten
-    const uploadedBytes = b.egress.uploadedBytes - a.egress.uploadedBytes
-    const r: EgressResult = {
-      viewers: n, streamBytes, uploadedBytes, multiple: uploadedBytes / streamBytes, shaping: b.egress.shaping,
-      viewerRssMb: rss.reduce((x, y) => x + y, 0) / rss.length,
-      broadcasterRssMb: pb.rssMb,
-      cpuPerChannelPct: ((pb.ticks - pa.ticks + pb.childTicks - pa.childTicks) / 100 / wall) * 100 / channels
-    }
-    log(`    ${(uploadedBytes / 1e6).toFixed(2)} MB uploaded / ${(streamBytes / 1e6).toFixed(2)} MB stream = ${r.multiple.toFixed(2)}×`)
-    results.push(r)
-    push(s, `egress_multiple(${n})`, r.multiple)
-    for (const x of rss) push(s, 'viewer_rss_mb', x)
-    push(s, 'broadcaster_rss_mb', r.broadcasterRssMb)
-    push(s, 'cpu_pct_per_channel', r.cpuPerChannelPct)
-    for (const d of edgeDelays(stack, viewers, t0)) push(s, `edge_delay_ms(${n} viewers)`, d)
+    for (const { key } of inOrder(i)) results.push(await window(key, bc[key], viewers, samples[key]))
   }
   return results
 }
 
-const summary = (xs: number[]) => {
+interface Summary { min: number; median: number; max: number; n: number }
+const summary = (xs: number[]): Summary => {
   const v = [...xs].sort((a, b) => a - b)
   const median = v.length % 2 ? v[(v.length - 1) / 2]! : (v[v.length / 2 - 1]! + v[v.length / 2]!) / 2
   return { min: v[0]!, median, max: v[v.length - 1]!, n: v.length }
 }
+const summarize = (s: Samples) => Object.fromEntries(Object.entries(s).map(([k, v]) => [k, summary(v)]))
 
-async function pass (name: string, origin: Record<string, string>) {
-  log(`${name}: starting panel, broadcaster (${LATENCY.length + 1} test channels) on a local testnet`)
-  const stack = await startStack(origin, [...LATENCY, EGRESS])
-  try {
-    const s: Samples = {}
-    await latency(stack, s)
-    const egressResults = await egress(stack, s)
-    return { origin, metrics: Object.fromEntries(Object.entries(s).map(([k, v]) => [k, summary(v)])), egress: egressResults }
-  } finally {
-    await stack.close()
-  }
+/** Sort key of a metric row: latency first, then per audience size. */
+const rowOrder = (k: string) => {
+  const n = Number(/\((\d+) viewer/.exec(k)?.[1] ?? 0)
+  const base = ['login_ms', 'cold_tune_ms', 'zap_ms(prefetch off)', 'zap_ms(prefetch on)', 'propagation_ms', 'viewer_rss_mb', 'broadcaster_rss_mb', 'cpu_pct_per_channel'].indexOf(k)
+  return base >= 0 ? base : 100 + n * 10 + ['join', 'edge', 'egress', 'viewer_cpu'].findIndex((p) => k.startsWith(p))
 }
 
-function render (res: Awaited<ReturnType<typeof pass>>[], names: string[], meta: { date: string; cores: number; model: string; load: string }): string {
-  const keys = [...new Set(res.flatMap((r) => Object.keys(r.metrics)))]
+function render (metrics: Record<ConfigKey, Record<string, Summary>>, meta: { date: string; cores: number; model: string; load: string }): string {
+  const keys = [...new Set(CONFIGS.flatMap((c) => Object.keys(metrics[c.key])))].sort((a, b) => rowOrder(a) - rowOrder(b) || a.localeCompare(b))
   const fmt = (x: number) => (Math.abs(x) < 10 ? x.toFixed(2) : x.toFixed(0))
-  const cell = (m?: { min: number; median: number; max: number; n: number }) => (m ? `${fmt(m.median)} (${fmt(m.min)}–${fmt(m.max)}, n=${m.n})` : '—')
+  const cell = (m?: Summary) => (m ? `${fmt(m.median)} (${fmt(m.min)}–${fmt(m.max)}, n=${m.n})` : '—')
+  const delta = (a?: Summary, b?: Summary) => {
+    if (!a || !b || b.median <= 0) return '—'
+    const pct = Math.round((a.median / b.median - 1) * 100)
+    return `${pct > 0 ? '+' : pct < 0 ? '−' : '±'}${Math.abs(pct)} %`
+  }
   return [
     `Measured by \`pnpm bench\` (scripts/bench/run.ts) on ${meta.date}: ${meta.cores} cores (${meta.model}), Node ${process.version}; 1-minute load average at the end ${meta.load}.`,
-    `Channels: \`test\` input, ${CHANNEL.transcode.width}x${CHANNEL.transcode.height} H.264 ${CHANNEL.transcode.videoBitrateKbps} kb/s + AAC ${CHANNEL.transcode.audioBitrateKbps} kb/s, ${CHANNEL.hlsTime} s segments; ${LATENCY.length + 1} running. ` +
-      `Viewers are separate processes (scripts/bench/viewer.ts, @arus/sdk, reseed mode) that play the live edge. ${RUNS} latency runs; egress over ${WINDOW_S} s windows after ${WARMUP_S} s of warm-up, viewers added to one channel (${COUNTS.join(', then ')}). The tune_ms(join ...) rows time each added viewer (warm swarm); edge_delay_ms(N viewers) is sampled during the egress windows.`,
+    `One panel and two broadcasters side by side, shaped (defaults) and unshaped (ORIGIN_PEERS_PER_BLOCK=0), each with ${latencyChannels('shaped').length + 1} \`test\` channels: ${CHANNEL.transcode.width}x${CHANNEL.transcode.height} H.264 ${CHANNEL.transcode.videoBitrateKbps} kb/s + AAC ${CHANNEL.transcode.audioBitrateKbps} kb/s, ${CHANNEL.hlsTime} s segments. ` +
+      `Viewers are separate processes (scripts/bench/viewer.ts, @arus/sdk, reseed mode) that play the live edge. Every measurement is taken for both configurations, interleaved in alternating order. ` +
+      `${RUNS} latency runs (a fresh viewer each, playing ${PLAY_S} s alone) and ${COLD_RUNS} more cold tunes (fresh viewers); cpu_pct_per_channel is the broadcaster (with its ffmpeg) over that phase, all channels running. ` +
+      `Then only the egress channels run: egress over a ${WINDOW_S} s window after ${WARMUP_S} s of warm-up while the same ${COUNTS.join(', then ')} viewer processes watch one channel of each broadcaster in turn. ` +
+      'join_tune_ms(N viewers) times each of the N viewers tuning in after the others; edge_delay_ms(1 viewer) pools the latency runs and the 1-viewer egress window; viewer_cpu_pct is per viewer process (100 = one core).',
     '',
-    `| Metric: median (min–max, samples) | ${names.join(' | ')} |`,
-    `|---|${names.map(() => '---').join('|')}|`,
-    ...keys.map((k) => `| ${k} | ${res.map((r) => cell(r.metrics[k])).join(' | ')} |`)
+    `| Metric: median (min–max, samples) | ${CONFIGS.map((c) => c.label).join(' | ')} | shaped vs unshaped (medians) |`,
+    `|---|${CONFIGS.map(() => '---').join('|')}|---|`,
+    ...keys.map((k) => `| ${k} | ${CONFIGS.map((c) => cell(metrics[c.key][k])).join(' | ')} | ${delta(metrics.shaped[k], metrics.unshaped[k])} |`)
   ].join('\n')
 }
 
@@ -180,21 +245,27 @@ const started = Date.now()
 const stop = async () => { await cleanupAll(); process.exit(130) }
 process.once('SIGINT', () => { void stop() })
 process.once('SIGTERM', () => { void stop() })
+log(`starting a panel and two broadcasters (shaped, unshaped; ${latencyChannels('shaped').length + 1} test channels each) on a local testnet`)
+const stack = await startStack(CONFIGS.map((c) => ({ name: c.key, env: c.env, channels: [...latencyChannels(c.key), egressChannel(c.key)] })))
 try {
-  const shaped = await pass('shaped (ORIGIN_PEERS_PER_BLOCK=2, ORIGIN_HOLD_MS=1500: the defaults)', {})
-  const unshaped = await pass('unshaped (ORIGIN_PEERS_PER_BLOCK=0)', { ORIGIN_PEERS_PER_BLOCK: '0' })
+  const bc = Object.fromEntries(CONFIGS.map((c, i) => [c.key, stack.broadcasters[i]!])) as Record<ConfigKey, Broadcaster>
+  const samples: BySample = { shaped: {}, unshaped: {} }
+  await latency(stack, bc, samples)
+  const egressResults = await egress(stack, bc, samples)
+  const metrics = { shaped: summarize(samples.shaped), unshaped: summarize(samples.unshaped) }
   const meta = { date: new Date().toISOString().slice(0, 10), cores: cpus().length, model: cpus()[0]?.model.trim() ?? 'cpu', load: loadavg().map((x) => x.toFixed(1)).join(', ') }
-  const result = { ...meta, node: process.version, quick: QUICK, seconds: Math.round((Date.now() - started) / 1000), channel: CHANNEL, shaped, unshaped }
+  const result = { ...meta, node: process.version, quick: QUICK, seconds: Math.round((Date.now() - started) / 1000), channel: CHANNEL, configs: CONFIGS, metrics, samples, egress: egressResults }
   await mkdir(join(root, 'bench-results'), { recursive: true })
   const file = join(root, 'bench-results', `bench-${new Date().toISOString().replace(/[:.]/g, '-')}${QUICK ? '-quick' : ''}.json`)
   await writeFile(file, JSON.stringify(result, null, 2))
-  const body = render([shaped, unshaped], ['shaped (defaults)', 'unshaped (ORIGIN_PEERS_PER_BLOCK=0)'], meta)
+  const body = render(metrics, meta)
   console.log(body)
-  log(`results: ${file}`)
+  log(`results: ${file} (${result.seconds} s)`)
   if (!QUICK) {
     await writeDoc(body)
     log('docs/benchmarks.md updated')
   }
 } finally {
+  await stack.close()
   await cleanupAll()
 }

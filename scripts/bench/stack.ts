@@ -1,8 +1,9 @@
 /**
- * The processes of one `pnpm bench` pass: a local DHT testnet, a real panel (`arus-panel run`)
- * with a user at the default Argon2id cost, a real broadcaster (`arus-broadcaster run`) with
- * `test` channels, and viewer processes (scripts/bench/viewer.ts). Everything lives in one
- * temp dir and is torn down by `close()`.
+ * The processes of a `pnpm bench` run: a local DHT testnet, a real panel (`arus-panel run`)
+ * with a user at the default Argon2id cost, one real broadcaster (`arus-broadcaster run`) per
+ * configuration under test, each with its own `test` channels and publisher, and viewer
+ * processes (scripts/bench/viewer.ts). Everything lives in one temp dir and is torn down by
+ * `close()`.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
@@ -69,15 +70,25 @@ export class Viewer {
   }
 }
 
+/** One broadcaster process of the stack and its operator's control API. */
+export interface Broadcaster {
+  name: string
+  proc: SpawnedProcess
+  controlUrl: string
+  channels: string[]
+  /** Control API call as the broadcaster's operator. */
+  bc(method: string, path: string, body?: unknown): Promise<any>
+}
+
+/** A broadcaster to start: its name (also its publisher's), extra env, channel ids. */
+export interface BroadcasterSpec { name: string; env: Record<string, string>; channels: string[] }
+
 export interface Stack {
   work: string
   testnet: Testnet
   panelKey: string
   adminUrl: string
-  broadcaster: SpawnedProcess
-  controlUrl: string
-  /** Control API call as the broadcaster's operator. */
-  bc(method: string, path: string, body?: unknown): Promise<any>
+  broadcasters: Broadcaster[]
   /** Admin HTTP API call on the panel. */
   panel(method: string, path: string, body?: unknown): Promise<any>
   viewer(opts?: { zapPrefetch?: boolean }): Promise<Viewer>
@@ -96,7 +107,7 @@ export async function call (base: string, token: string | null, method: string, 
   return text ? JSON.parse(text) : null
 }
 
-export async function startStack (origin: Record<string, string>, channels: string[]): Promise<Stack> {
+export async function startStack (specs: BroadcasterSpec[]): Promise<Stack> {
   const work = await mkdtemp(join(tmpdir(), 'arus-bench-'))
   const procs: SpawnedProcess[] = []
   const viewers: Viewer[] = []
@@ -113,35 +124,45 @@ export async function startStack (origin: Record<string, string>, channels: stri
     const { panelKey } = JSON.parse(await run(PANEL_BIN, panelEnv, ['--json', 'init'])) as { panelKey: string }
     await run(PANEL_BIN, panelEnv, ['--json', 'add-admin', ADMIN.name], `${ADMIN.password}\n`)
     await run(PANEL_BIN, panelEnv, ['--json', 'create-user', USER.name], `${USER.password}\n`)
-    const site = JSON.parse(await run(PANEL_BIN, panelEnv, ['--json', 'add-publisher', 'bench', '--scopes', '*'])) as { secretKey: string }
+    const secrets: string[] = []
+    for (const spec of specs) {
+      const site = JSON.parse(await run(PANEL_BIN, panelEnv, ['--json', 'add-publisher', spec.name, '--scopes', '*'])) as { secretKey: string }
+      secrets.push(site.secretKey)
+    }
     const panel = spawnProcess(undefined, process.execPath, [PANEL_BIN, 'run'], { env: { ...panelEnv, LOG_LEVEL: 'info' } })
     procs.push(panel)
     const adminLine = await panel.waitForLine(/"event":"admin\.listening"/, 30_000)
     const adminUrl = (JSON.parse(adminLine.input ?? '{}') as { url: string }).url
     const adminToken = (await call(adminUrl, null, 'POST', '/api/login', { username: ADMIN.name, password: ADMIN.password })).token as string
 
-    const port = await freePort()
-    const bcEnv = {
-      DATA_DIR: join(work, 'broadcaster'), BOOTSTRAP: testnet.bootstrapString, PANEL_PUBKEY: panelKey, PUBLISHER_KEY: site.secretKey, PUBLISHER_NAME: 'bench',
-      CONTROL_ENABLED: '1', CONTROL_PORT: String(port), LOG_FORMAT: 'json', LOG_LEVEL: 'debug', RESUME_PACE: '0', REGISTER_HEARTBEAT_SEC: '10', ...origin
+    const broadcasters: Broadcaster[] = []
+    for (const [i, spec] of specs.entries()) {
+      const port = await freePort()
+      const bcEnv = {
+        DATA_DIR: join(work, `broadcaster-${spec.name}`), BOOTSTRAP: testnet.bootstrapString, PANEL_PUBKEY: panelKey, PUBLISHER_KEY: secrets[i]!, PUBLISHER_NAME: spec.name,
+        CONTROL_ENABLED: '1', CONTROL_PORT: String(port), LOG_FORMAT: 'json', LOG_LEVEL: 'debug', RESUME_PACE: '0', REGISTER_HEARTBEAT_SEC: '10', ...spec.env
+      }
+      await run(BC_BIN, bcEnv, ['add-admin', 'op'], 'op-pw-bench\n')
+      const proc = spawnProcess(undefined, process.execPath, [BC_BIN, 'run'], { env: bcEnv })
+      procs.push(proc)
+      const m = await proc.waitForLine(/"event":"broadcaster.ready".*"controlUrl":"([^"]+)"/, 30_000)
+      const controlUrl = m[1]!
+      const opToken = (await call(controlUrl, null, 'POST', '/api/login', { username: 'op', password: 'op-pw-bench' })).token as string
+      const bc = (method: string, path: string, body?: unknown) => call(controlUrl, opToken, method, path, body)
+      for (const id of spec.channels) {
+        await bc('POST', '/api/channels', { id, title: id, ...CHANNEL })
+        await bc('POST', `/api/channels/${id}/start`)
+      }
+      broadcasters.push({ name: spec.name, proc, controlUrl, channels: spec.channels, bc })
     }
-    await run(BC_BIN, bcEnv, ['add-admin', 'op'], 'op-pw-bench\n')
-    const broadcaster = spawnProcess(undefined, process.execPath, [BC_BIN, 'run'], { env: bcEnv })
-    procs.push(broadcaster)
-    const m = await broadcaster.waitForLine(/"event":"broadcaster.ready".*"controlUrl":"([^"]+)"/, 30_000)
-    const controlUrl = m[1]!
-    const opToken = (await call(controlUrl, null, 'POST', '/api/login', { username: 'op', password: 'op-pw-bench' })).token as string
-    const bc = (method: string, path: string, body?: unknown) => call(controlUrl, opToken, method, path, body)
-    for (const id of channels) {
-      await bc('POST', '/api/channels', { id, title: id, ...CHANNEL })
-      await bc('POST', `/api/channels/${id}/start`)
+    for (const b of broadcasters) {
+      await waitFor(async () => (await Promise.all(b.channels.map((id) => b.bc('GET', `/api/channels/${id}`)))).every((c) => c.registered && c.state === 'up'), { timeoutMs: 60_000, intervalMs: 250, message: `${b.name}: channels up and registered` })
+      for (const id of b.channels) await call(adminUrl, adminToken, 'POST', `/api/users/${USER.name}/grants`, { streamId: id })
     }
-    await waitFor(async () => (await Promise.all(channels.map((id) => bc('GET', `/api/channels/${id}`)))).every((c) => c.registered && c.state === 'up'), { timeoutMs: 60_000, intervalMs: 250, message: 'channels up and registered' })
-    for (const id of channels) await call(adminUrl, adminToken, 'POST', `/api/users/${USER.name}/grants`, { streamId: id })
 
     let n = 0
     return {
-      work, testnet, panelKey, adminUrl, broadcaster, controlUrl, bc,
+      work, testnet, panelKey, adminUrl, broadcasters,
       panel: (method, path, body) => call(adminUrl, adminToken, method, path, body),
       async viewer (opts = {}) {
         const child = spawn(TSX, [VIEWER], {

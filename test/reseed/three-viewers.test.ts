@@ -8,7 +8,9 @@ import { api, connectAndLogin, createStack, newPlayer, panel, runPanel, type Sta
 // origin upload shaping, reseed mode), at least one viewer received feed blocks from another
 // viewer. Functional, not timed: bytes are counted per peer on the viewers' feed cores
 // (diagnostics().feed.bytesByPeer) and every wait is bounded. A panel process, a broadcaster
-// process running ffmpeg, and three SDK players on a local testnet.
+// process running ffmpeg, and three SDK players on a local testnet. The three tune in at the
+// same moment, so their first lookups find only the origin: they meet through the SDK's mesh
+// refresh (docs/architecture.md "Origin egress").
 const ctx = { onTestFinished: () => {} }
 let stack: Stack
 

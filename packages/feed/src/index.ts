@@ -41,8 +41,9 @@ export interface FeedWriterInit {
    */
   keep?: 'window' | 'all'
   /**
-   * Origin upload shaping for both of the drive's cores (see {@link shapeUploads}); off by
-   * default. A live origin with re-seeding viewers sets it; mirrors and viewers never do.
+   * Origin upload shaping of the drive's blob core (see {@link shapeUploads}); off by default.
+   * The metadata core is never shaped: its blocks are tiny and every read goes through them.
+   * A live origin with re-seeding viewers sets it; mirrors and viewers never do.
    */
   uploadShaping?: UploadShapingInit | false
 }
@@ -59,7 +60,7 @@ export interface FeedWriterStats {
   playlistVersion: number
   /** Block bytes this instance uploaded to peers (both cores), counted at the replication layer. */
   uploadedBytes: number
-  /** Upload shaping counters (summed over both cores); null when shaping is off. */
+  /** Upload shaping counters (blob core); null when shaping is off. */
   shaping: UploadShapingStats | null
 }
 

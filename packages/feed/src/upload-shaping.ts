@@ -8,8 +8,10 @@ import { FeedError } from './errors.js'
  * `peersPerBlock` distinct peers only; a later request for the same block is held for
  * `holdMs`. Meanwhile the viewers that got it announce it, the waiting viewers' hypercore
  * hot-swaps the request to them, and cancels the held one — so most blocks leave the
- * origin `peersPerBlock` times. A request still held when `holdMs` runs out is answered
- * normally, so no viewer ever starves.
+ * origin `peersPerBlock` times. A request is held only while a peer that got the block is
+ * still connected (a block whose receivers all left is answered at once, and a held request
+ * is answered the moment its block's last receiver leaves); one still held when `holdMs`
+ * runs out is answered normally, so no viewer ever starves.
  *
  * This wraps hypercore 11's per-peer `onrequest` / `oncancel` handlers (internals, pinned
  * to hypercore 11.37.1 by the workspace override); a test fails if they change.
@@ -56,9 +58,22 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
 
   const stats: UploadShapingStats = { served: 0, held: 0, cancelled: 0, released: 0 }
   const servedTo = new Map<number, Set<unknown>>()
+  /** Peers connected now (by identity), with how many wire sessions each has. */
+  const connected = new Map<unknown, number>()
+  /** Every held request, so a departing receiver can release the ones it was the hope of. */
+  const holding = new Set<{ index: number; who: unknown; release: () => void }>()
   const restores: Array<() => void> = []
   const drops = new Map<WirePeer, () => void>()
+  const identities = new Map<WirePeer, unknown>()
   let closed = false
+
+  /** True when `index` already went to `peersPerBlock` peers and one of them (not `who`) is still here to relay it. */
+  const relayable = (index: number, who: unknown): boolean => {
+    const set = servedTo.get(index)
+    if (!set || set.size < peersPerBlock) return false
+    for (const other of set) if (other !== who && connected.has(other)) return true
+    return false
+  }
 
   const remember = (index: number, who: unknown): void => {
     let set = servedTo.get(index)
@@ -74,23 +89,28 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
     if (closed || typeof peer.onrequest !== 'function' || typeof peer.oncancel !== 'function') return
     // The remote key identifies the peer across its sessions; the object itself otherwise.
     const who = peer.stream?.remotePublicKey ? Buffer.from(peer.stream.remotePublicKey).toString('hex') : peer
+    identities.set(peer, who)
+    connected.set(who, (connected.get(who) ?? 0) + 1)
     const onrequest = peer.onrequest
     const oncancel = peer.oncancel
-    const held = new Map<number, { timer: NodeJS.Timeout; release: () => void }>()
+    const held = new Map<number, { timer: NodeJS.Timeout; release: () => void; entry: { index: number; who: unknown; release: () => void } }>()
 
     peer.onrequest = function (msg: WireRequest) {
       const plainBlock = msg.block !== null && msg.hash === null && msg.seek === null && msg.upgrade === null
       if (closed || !plainBlock) return onrequest.call(this, msg)
       const index = msg.block!.index
-      const set = servedTo.get(index)
-      if (!set || set.has(who) || set.size < peersPerBlock) {
+      if (servedTo.get(index)?.has(who) === true || !relayable(index, who)) {
         remember(index, who)
         stats.served++
         return onrequest.call(this, msg)
       }
       stats.held++
       const release = (): void => {
+        const h = held.get(msg.id)
+        if (h === undefined) return
+        clearTimeout(h.timer)
         held.delete(msg.id)
+        holding.delete(h.entry)
         remember(index, who)
         stats.released++
         try {
@@ -100,29 +120,45 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
         }
       }
       const previous = held.get(msg.id) // a reused request id replaces the old request
-      if (previous) clearTimeout(previous.timer)
-      held.set(msg.id, { timer: setTimeout(release, holdMs), release })
+      if (previous) { clearTimeout(previous.timer); holding.delete(previous.entry) }
+      const entry = { index, who, release }
+      holding.add(entry)
+      held.set(msg.id, { timer: setTimeout(release, holdMs), release, entry })
     }
     peer.oncancel = function (msg: { request: number }) {
       const h = held.get(msg.request)
       if (h) {
         clearTimeout(h.timer)
         held.delete(msg.request)
+        holding.delete(h.entry)
         stats.cancelled++
       }
       return oncancel.call(this, msg)
     }
-    drops.set(peer, () => { for (const h of held.values()) clearTimeout(h.timer); held.clear() })
+    drops.set(peer, () => {
+      for (const h of held.values()) { clearTimeout(h.timer); holding.delete(h.entry) }
+      held.clear()
+    })
     restores.push(() => {
       peer.onrequest = onrequest
       peer.oncancel = oncancel
-      for (const h of [...held.values()]) { clearTimeout(h.timer); h.release() }
+      for (const h of [...held.values()]) h.release()
     })
   }
 
   const onPeerAdd = (peer: WirePeer) => wrap(peer)
-  // A peer that leaves takes its held requests with it.
-  const onPeerRemove = (peer: WirePeer) => { drops.get(peer)?.(); drops.delete(peer) }
+  // A peer that leaves takes its held requests with it, and releases the requests that
+  // were waiting for a block only it (of the peers still here) had received.
+  const onPeerRemove = (peer: WirePeer) => {
+    drops.get(peer)?.()
+    drops.delete(peer)
+    const who = identities.get(peer)
+    if (!identities.delete(peer)) return
+    const sessions = (connected.get(who) ?? 1) - 1
+    if (sessions > 0) connected.set(who, sessions)
+    else connected.delete(who)
+    for (const h of [...holding]) if (!relayable(h.index, h.who)) h.release()
+  }
   core.on('peer-add', onPeerAdd)
   core.on('peer-remove', onPeerRemove)
   for (const peer of core.peers as unknown as WirePeer[]) wrap(peer)
@@ -136,6 +172,9 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
       core.off('peer-remove', onPeerRemove)
       for (const restore of restores.splice(0)) restore()
       servedTo.clear()
+      connected.clear()
+      holding.clear()
+      identities.clear()
     }
   }
 }

@@ -73,10 +73,11 @@ export class FeedWriterImpl implements FeedWriter, MirrorTarget {
     }
     if (!this.drive.writable) throw FeedError.notWritable()
     const blobs = await this.drive.getBlobs()
-    for (const core of blobs ? [this.drive.core, blobs.core] : [this.drive.core]) {
-      core.on('upload', this.onUpload)
-      if (this.shaping !== false) this.shapers.push(shapeUploads(core, this.shaping))
-    }
+    for (const core of blobs ? [this.drive.core, blobs.core] : [this.drive.core]) core.on('upload', this.onUpload)
+    // Only the blob core is shaped: the metadata core's blocks are a few hundred bytes each and
+    // lie on every viewer's critical path (a segment is found through them before it is read),
+    // so holding them would add a relay hop to the edge delay for almost no upload saved.
+    if (this.shaping !== false && blobs) this.shapers.push(shapeUploads(blobs.core, this.shaping))
     await this.loadState()
     this.opened = true
   }

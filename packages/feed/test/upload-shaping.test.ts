@@ -83,7 +83,7 @@ describe('origin upload shaping', () => {
     expect(shaper.stats().released).toBeGreaterThan(0)
   }, 60_000)
 
-  it('is a writer option: uploadShaping shapes both cores and stats() reports uploads', async (t) => {
+  it('is a writer option: uploadShaping shapes the blob core and stats() reports uploads', async (t) => {
     const net = await createTestnet(t)
     const encryptionKey = key32()
     const w = storeIn(t)
@@ -108,6 +108,57 @@ describe('origin upload shaping', () => {
     const plain = await writerOn(t)
     expect(plain.stats().shaping).toBeNull()
   }, 90_000)
+
+  // A receiver that left cannot relay: holding for it would stall the newcomer for holdMs.
+  async function originWithOneBlock (t: Parameters<typeof writerOn>[0]) {
+    const net = await createTestnet(t)
+    const encryptionKey = key32()
+    const w = storeIn(t)
+    const writer = await writerOn(t, { store: w.store, encryptionKey })
+    await writer.putSegment('seg0.ts', segmentBytes(0, 65_536))
+    await writer.putPlaylist(playlistOf([0]))
+    // holdMs far beyond the reads' own bounds: a request that waits for it fails the test.
+    const shaper = shapeUploads(writer.drive.blobs!.core, { peersPerBlock: 1, holdMs: 60_000 })
+    t.onTestFinished(() => shaper.close())
+    await withTimeout(peerSwarm(net, w.store).join(writer.discoveryKey, { server: true, client: false }).flushed(), 15_000, 'origin announce')
+    // Client-only readers: they meet the origin, never each other.
+    const reader = async () => {
+      const r = storeIn(t)
+      const feed = await readerOn(t, r.store, writer.feedKey, encryptionKey)
+      const swarm = peerSwarm(net, r.store)
+      swarm.join(writer.discoveryKey, { server: false, client: true })
+      return { feed, swarm, store: r.store }
+    }
+    return { writer, shaper, reader }
+  }
+
+  it('answers at once a block whose receivers have all left', async (t) => {
+    const { shaper, reader } = await originWithOneBlock(t)
+    const first = await reader()
+    expect((await first.feed.readFile('/seg0.ts', { timeoutMs: 20_000 })).byteLength).toBe(65_536)
+    await first.feed.close()
+    await first.swarm.destroy()
+    await waitFor(() => first.swarm.connections.size === 0, { timeoutMs: 10_000, message: 'first reader gone' })
+    const second = await reader()
+    expect((await second.feed.readFile('/seg0.ts', { timeoutMs: 20_000 })).byteLength).toBe(65_536)
+    expect(shaper.stats().held).toBe(0)
+  }, 60_000)
+
+  it('answers a held request as soon as the last receiver of its block leaves', async (t) => {
+    const { shaper, reader } = await originWithOneBlock(t)
+    const first = await reader()
+    expect((await first.feed.readFile('/seg0.ts', { timeoutMs: 20_000 })).byteLength).toBe(65_536)
+    const second = await reader()
+    const read = second.feed.readFile('/seg0.ts', { timeoutMs: 30_000 })
+    read.catch(() => {})
+    // The first reader is still here (though unreachable for the second): the request waits.
+    await waitFor(() => shaper.stats().held > 0, { timeoutMs: 20_000, message: 'request held' })
+    expect(shaper.stats().released).toBe(0)
+    await first.feed.close()
+    await first.swarm.destroy()
+    expect((await read).byteLength).toBe(65_536)
+    expect(shaper.stats().released).toBeGreaterThan(0)
+  }, 60_000)
 
   it('refuses bad options', async (t) => {
     const writer = await writerOn(t)

@@ -13,6 +13,15 @@ export const DEFAULT_TUNE_TIMEOUT_MS = 30_000
 export const DEFAULT_RELOOKUP_MIN_MS = 5_000
 /** "Limits": relookupMaxMs is "backoff": re-lookups double from the minimum up to this cap (Arus). */
 export const DEFAULT_RELOOKUP_MAX_MS = 30_000
+/**
+ * Mesh refresh (Arus): while a live feed is ready, its DHT topic is looked up again after this
+ * long, then at doubling intervals up to MESH_REFRESH_MAX_MS. A lookup only finds the peers
+ * announced before it, so viewers that tuned in at the same moment would otherwise never meet
+ * (each sees only the origin) and could not fetch blocks from each other.
+ */
+export const MESH_REFRESH_MIN_MS = 2_000
+/** Mesh refresh (Arus): the interval cap, one lookup a minute per playing viewer. */
+export const MESH_REFRESH_MAX_MS = 60_000
 /** "Limits": tune.rescanMs — zero peers this long while ready forces a rescan; 0 disables. */
 export const DEFAULT_RESCAN_MS = 10_000
 /** Number of ladder attempts: feed:open, feed:retune, feed:reconnect ("Tune ladder"). */

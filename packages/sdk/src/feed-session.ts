@@ -79,6 +79,11 @@ export class FeedSession {
     await this.open()
   }
 
+  /** A fresh DHT lookup of the topic that nothing waits for (the mesh refresh while playing). */
+  async refreshTopic (): Promise<void> {
+    await this.topic?.refresh()
+  }
+
   /** Whether `topic` is this feed's DHT topic. */
   isTopic (topic: Uint8Array): boolean {
     return this.topic !== null && b4a.equals(this.topic.topic, topic)

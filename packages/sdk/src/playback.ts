@@ -146,7 +146,8 @@ export class Playback {
       peers: () => session.peers(),
       retune: () => session.reopen(),
       reconnect: () => this.redial(session),
-      relookup: () => session.relookup()
+      relookup: () => session.relookup(),
+      refresh: () => session.refreshTopic()
     })
   }
 

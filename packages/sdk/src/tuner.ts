@@ -1,4 +1,4 @@
-import { TUNE_ATTEMPTS } from './constants.js'
+import { MESH_REFRESH_MAX_MS, MESH_REFRESH_MIN_MS, TUNE_ATTEMPTS } from './constants.js'
 import { SdkError } from './errors.js'
 import type { TuneState } from './index.js'
 
@@ -20,6 +20,8 @@ export interface TunerDeps {
   reconnect(): Promise<void>
   /** Forced DHT re-lookup. */
   relookup(): Promise<void>
+  /** DHT re-lookup of the mesh refresh while ready (see MESH_REFRESH_MIN_MS); none when absent. */
+  refresh?(): Promise<void>
   /** Called once the feed is ready (each time the ladder succeeds). */
   onReady?(): void
 }
@@ -32,13 +34,15 @@ const MONITOR_MS = 500
  * idle → 'feed:open' → ('feed:ready' | timeout → 'feed:retune' (evict, reopen) → timeout →
  * 'feed:reconnect' (fresh connections) → timeout → friendly error). While tuning, DHT re-lookups
  * are forced on a backoff between relookupMinMs and relookupMaxMs. Once ready, zero peers for
- * rescanMs emits 'feed:rescan', forces a lookup and re-arms the ladder. Vod titles and redirect
- * channels never get a tuner.
+ * rescanMs emits 'feed:rescan', forces a lookup and re-arms the ladder; and the mesh refresh
+ * looks the topic up again on a backoff (MESH_REFRESH_MIN_MS doubling to MESH_REFRESH_MAX_MS) to
+ * meet viewers that announced later. Vod titles and redirect channels never get a tuner.
  */
 export class Tuner {
   private readonly abort = new AbortController()
   private timers = new Set<ReturnType<typeof setTimeout>>()
   private stopped = false
+  private stopMesh: (() => void) | null = null
   state: TuneState | 'idle' | 'failed' = 'idle'
 
   constructor (private readonly deps: TunerDeps) {}
@@ -51,7 +55,7 @@ export class Tuner {
   /** Takes over a feed that is already playable (a follow swap): no status, just the peer watch. */
   adopt (): void {
     this.state = 'feed:ready'
-    this.watchPeers()
+    this.whileReady()
   }
 
   stop (): void {
@@ -78,7 +82,7 @@ export class Tuner {
         if (ok) {
           this.setState('feed:ready')
           this.deps.onReady?.()
-          this.watchPeers()
+          this.whileReady()
           return
         }
       }
@@ -111,6 +115,34 @@ export class Tuner {
     return () => {
       live = false
       if (timer !== null) { clearTimeout(timer); this.timers.delete(timer) }
+    }
+  }
+
+  private whileReady (): void {
+    this.watchPeers()
+    this.refreshMesh()
+  }
+
+  /** While ready: re-lookups after MESH_REFRESH_MIN_MS, doubling up to MESH_REFRESH_MAX_MS; ends when the feed leaves 'feed:ready'. */
+  private refreshMesh (): void {
+    const refresh = this.deps.refresh
+    if (refresh === undefined) return
+    this.stopMesh?.()
+    let delay = MESH_REFRESH_MIN_MS
+    let timer: ReturnType<typeof setTimeout> | null = null
+    const next = (): void => {
+      timer = this.after(delay, () => {
+        timer = null
+        if (this.stopped || this.state !== 'feed:ready') return
+        void refresh().catch(() => {})
+        delay = Math.min(delay * 2, MESH_REFRESH_MAX_MS)
+        next()
+      })
+    }
+    next()
+    this.stopMesh = () => {
+      if (timer !== null) { clearTimeout(timer); this.timers.delete(timer) }
+      timer = null
     }
   }
 

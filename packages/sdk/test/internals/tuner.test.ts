@@ -94,4 +94,44 @@ describe('tune ladder', () => {
     await vi.advanceTimersByTimeAsync(10_000)
     expect(h.log.filter((l) => l !== 'relookup')).toEqual(['feed:open'])
   })
+
+  it('while ready, refreshes the mesh on a backoff (2 s doubling to the 60 s cap) and stops when the feed leaves ready', async () => {
+    vi.useFakeTimers()
+    const h = harness(() => true, { refresh: async () => { h.log.push('refresh') } })
+    const tuner = new Tuner(h.deps)
+    tuner.start()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(h.log).toContain('feed:ready')
+    const refreshes = () => h.log.filter((l) => l === 'refresh').length
+    await vi.advanceTimersByTimeAsync(1_900)
+    expect(refreshes()).toBe(0)
+    await vi.advanceTimersByTimeAsync(200) // 2 s
+    expect(refreshes()).toBe(1)
+    await vi.advanceTimersByTimeAsync(4_000) // 6 s
+    expect(refreshes()).toBe(2)
+    // 14, 30, 62, 122, 182 s: the interval doubles to the 60 s cap, then stays there.
+    await vi.advanceTimersByTimeAsync(176_000)
+    expect(refreshes()).toBe(7)
+    // Zero peers → feed:rescan: the refresh chain ends with the ready state (the rescan looks up itself).
+    h.setPeers(0)
+    await vi.advanceTimersByTimeAsync(2_500)
+    expect(h.log).toContain('feed:rescan')
+    const atRescan = refreshes()
+    tuner.stop()
+    await vi.advanceTimersByTimeAsync(300_000)
+    expect(refreshes()).toBe(atRescan)
+    expect(h.log.filter((l) => l === 'relookup').length).toBeGreaterThan(0)
+  })
+
+  it('stop() ends the mesh refresh', async () => {
+    vi.useFakeTimers()
+    const h = harness(() => true, { refresh: async () => { h.log.push('refresh') } })
+    const tuner = new Tuner(h.deps)
+    tuner.start()
+    await vi.advanceTimersByTimeAsync(2_100)
+    expect(h.log.filter((l) => l === 'refresh')).toHaveLength(1)
+    tuner.stop()
+    await vi.advanceTimersByTimeAsync(600_000)
+    expect(h.log.filter((l) => l === 'refresh')).toHaveLength(1)
+  })
 })
