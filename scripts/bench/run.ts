@@ -9,8 +9,9 @@
  * bench-results/bench-<date>.json and, unless `--quick`, the "Viewer and origin" section of
  * docs/benchmarks.md.
  *
- *   pnpm bench            # full: 3 latency runs, 6 extra cold tunes, 60 s egress windows for N = 1, 4, 8 (~14 min on 2 cores)
- *   pnpm bench --quick    # smoke: 1 latency run, 1 extra cold tune, 15 s windows for N = 1, 2 (~3 min)
+ *   pnpm bench            # full: 3 latency runs, 6 extra cold tunes, 60 s of egress per configuration for N = 1, 4, 8 (~15 min on 2 cores)
+ *   pnpm bench --quick    # smoke: 1 latency run, 1 extra cold tune, 2 × 10 s per configuration for N = 1, 2 (~4 min)
+ *   pnpm bench --counts=4,8 --window=30 --skip-latency   # a focused egress run (not written to the doc)
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { cpus, loadavg } from 'node:os'
@@ -21,13 +22,17 @@ import { cleanupAll } from '@arus/testkit'
 import { CHANNEL, procStats, startStack, type Broadcaster, type Stack, type Viewer } from './stack.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
+const flag = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
 const QUICK = process.argv.includes('--quick')
+const SKIP_LATENCY = process.argv.includes('--skip-latency')
 const RUNS = QUICK ? 1 : 3
 const COLD_RUNS = QUICK ? 1 : 6
 const PLAY_S = QUICK ? 6 : 16
-const WINDOW_S = QUICK ? 15 : 60
+const WINDOW_S = flag('window') !== undefined ? Math.min(600, Math.max(5, Number(flag('window')))) : QUICK ? 20 : 60
 const WARMUP_S = QUICK ? 5 : 10
-const COUNTS = QUICK ? [1, 2] : [1, 4, 8]
+const COUNTS = flag('counts')?.split(',').map(Number).filter((n) => Number.isInteger(n) && n >= 1 && n <= 16) ?? (QUICK ? [1, 2] : [1, 4, 8])
+/** Only a full default run rewrites docs/benchmarks.md. */
+const FULL = !QUICK && !SKIP_LATENCY && flag('window') === undefined && flag('counts') === undefined
 const log = (s: string) => console.error(`[bench] ${s}`)
 const audience = (n: number) => `${n} viewer${n === 1 ? '' : 's'}`
 
@@ -130,25 +135,32 @@ async function latency (stack: Stack, bc: Record<ConfigKey, Broadcaster>, sample
   }
 }
 
-interface EgressResult { config: ConfigKey; viewers: number; streamBytes: number; uploadedBytes: number; multiple: number; shaping: unknown; viewerRssMb: number; viewerCpuPct: number; broadcasterRssMb: number }
+interface Shaping { served: number; held: number; cancelled: number; released: number; cancelWaitMs: number }
+interface EgressResult { config: ConfigKey; viewers: number; seconds: number; streamBytes: number; uploadedBytes: number; multiple: number; shaping: Shaping | null; broadcasterRssMb: number }
+type Part = Omit<EgressResult, 'multiple'>
 
-/** One egress window: every viewer tunes to the configuration's egress channel, warm-up, then WINDOW_S of counting. */
-async function window (key: ConfigKey, b: Broadcaster, viewers: Viewer[], s: Samples): Promise<EgressResult> {
+const shapingDelta = (a: Shaping | null, z: Shaping | null): Shaping | null =>
+  a === null || z === null ? null : { served: z.served - a.served, held: z.held - a.held, cancelled: z.cancelled - a.cancelled, released: z.released - a.released, cancelWaitMs: z.cancelWaitMs - a.cancelWaitMs }
+
+/**
+ * One part of an egress window: every viewer tunes to the configuration's egress channel,
+ * warm-up, then `seconds` of counting. Per-sample metrics go straight into `s`.
+ */
+async function part (key: ConfigKey, b: Broadcaster, viewers: Viewer[], s: Samples, seconds: number): Promise<Part> {
   const id = egressChannel(key)
   const n = viewers.length
   for (const v of viewers) push(s, `join_tune_ms(${audience(n)})`, await tune(v, id))
-  log(`  egress_multiple(${n}) ${key}: warm-up ${WARMUP_S} s, window ${WINDOW_S} s`)
+  log(`  ${audience(n)} on ${key}: warm-up ${WARMUP_S} s, ${seconds} s counted`)
   await sleep(WARMUP_S * 1000)
   const a = await b.bc('GET', `/api/channels/${id}`)
   const va = await Promise.all(viewers.map((v) => procStats(v.child.pid!)))
   const t0 = Date.now()
-  const rss: number[] = []
-  for (let t = 0; t < WINDOW_S; t += 10) {
-    await sleep(Math.min(10, WINDOW_S - t) * 1000)
+  for (let t = 0; t < seconds; t += 10) {
+    await sleep(Math.min(10, seconds - t) * 1000)
     for (const v of viewers) {
       const from = v.lines.length
       v.send({ cmd: 'stats' })
-      rss.push((await v.next((l) => l.type === 'stats', 10_000, from)).rssMb)
+      push(s, 'viewer_rss_mb', (await v.next((l) => l.type === 'stats', 10_000, from)).rssMb)
     }
   }
   const z = await b.bc('GET', `/api/channels/${id}`)
@@ -156,25 +168,23 @@ async function window (key: ConfigKey, b: Broadcaster, viewers: Viewer[], s: Sam
   const pz = await procStats(b.proc.child.pid!)
   const wall = (Date.now() - t0) / 1000
   // A viewer is tsx's launcher process plus the node process running the SDK (its child).
-  const viewerCpu = vz.map((z, i) => ((z.ticks - va[i]!.ticks + z.childTicks - va[i]!.childTicks) / 100 / wall) * 100)
-  const streamBytes = z.playlist.bytesWritten - a.playlist.bytesWritten
-  const uploadedBytes = z.egress.uploadedBytes - a.egress.uploadedBytes
-  const r: EgressResult = {
-    config: key, viewers: n, streamBytes, uploadedBytes, multiple: uploadedBytes / streamBytes, shaping: z.egress.shaping,
-    viewerRssMb: rss.reduce((x, y) => x + y, 0) / rss.length,
-    viewerCpuPct: viewerCpu.reduce((x, y) => x + y, 0) / viewerCpu.length,
+  for (const [i, x] of vz.entries()) push(s, `viewer_cpu_pct(${audience(n)})`, ((x.ticks - va[i]!.ticks + x.childTicks - va[i]!.childTicks) / 100 / wall) * 100)
+  for (const d of edgeDelays(b, viewers, t0)) push(s, `edge_delay_ms(${audience(n)})`, d)
+  push(s, 'broadcaster_rss_mb', pz.rssMb)
+  return {
+    config: key, viewers: n, seconds: wall,
+    streamBytes: z.playlist.bytesWritten - a.playlist.bytesWritten,
+    uploadedBytes: z.egress.uploadedBytes - a.egress.uploadedBytes,
+    shaping: shapingDelta(a.egress.shaping, z.egress.shaping),
     broadcasterRssMb: pz.rssMb
   }
-  log(`    ${(uploadedBytes / 1e6).toFixed(2)} MB uploaded / ${(streamBytes / 1e6).toFixed(2)} MB stream = ${r.multiple.toFixed(2)}×`)
-  push(s, `egress_multiple(${n})`, r.multiple)
-  for (const x of rss) push(s, 'viewer_rss_mb', x)
-  for (const x of viewerCpu) push(s, `viewer_cpu_pct(${audience(n)})`, x)
-  push(s, 'broadcaster_rss_mb', r.broadcasterRssMb)
-  for (const d of edgeDelays(b, viewers, t0)) push(s, `edge_delay_ms(${audience(n)})`, d)
-  return r
 }
 
-/** The same audience (N viewer processes) watches each configuration's egress channel in turn. */
+/**
+ * The same audience (N viewer processes) watches each configuration's egress channel in turn,
+ * in ABBA order and WINDOW_S / 2 at a time, so each configuration is counted for WINDOW_S in
+ * two halves that bracket the other's: drift during the run weighs on both alike.
+ */
 async function egress (stack: Stack, bc: Record<ConfigKey, Broadcaster>, samples: BySample): Promise<EgressResult[]> {
   // Only the egress channels keep running: the latency channels' encoders would otherwise eat
   // CPU the viewer processes need (every process shares this machine's cores).
@@ -187,7 +197,26 @@ async function egress (stack: Stack, bc: Record<ConfigKey, Broadcaster>, samples
       push(samples[inOrder(i)[0]!.key], 'login_ms', (await v.next((l) => l.type === 'login')).ms)
       viewers.push(v)
     }
-    for (const { key } of inOrder(i)) results.push(await window(key, bc[key], viewers, samples[key]))
+    const order = inOrder(i)
+    const parts: Part[] = []
+    for (const { key } of [...order, ...[...order].reverse()]) parts.push(await part(key, bc[key], viewers, samples[key], WINDOW_S / 2))
+    for (const { key } of CONFIGS) {
+      const mine = parts.filter((p) => p.config === key)
+      const sum = (f: (p: Part) => number) => mine.reduce((x, p) => x + f(p), 0)
+      const shaping = mine.every((p) => p.shaping !== null)
+        ? { served: sum((p) => p.shaping!.served), held: sum((p) => p.shaping!.held), cancelled: sum((p) => p.shaping!.cancelled), released: sum((p) => p.shaping!.released), cancelWaitMs: sum((p) => p.shaping!.cancelWaitMs) }
+        : null
+      const r: EgressResult = {
+        config: key, viewers: n, seconds: sum((p) => p.seconds), streamBytes: sum((p) => p.streamBytes), uploadedBytes: sum((p) => p.uploadedBytes),
+        multiple: sum((p) => p.uploadedBytes) / sum((p) => p.streamBytes), shaping, broadcasterRssMb: Math.max(...mine.map((p) => p.broadcasterRssMb))
+      }
+      const relay = shaping !== null && shaping.cancelled > 0 ? shaping.cancelWaitMs / shaping.cancelled : null
+      log(`  egress_multiple(${n}) ${key}: ${(r.uploadedBytes / 1e6).toFixed(2)} MB uploaded / ${(r.streamBytes / 1e6).toFixed(2)} MB stream = ${r.multiple.toFixed(2)}×` +
+        (relay === null ? '' : `; ${shaping!.held} requests held, ${shaping!.cancelled} relayed by a viewer after ${relay.toFixed(0)} ms on average, ${shaping!.released} released`))
+      push(samples[key], `egress_multiple(${n})`, r.multiple)
+      if (relay !== null) push(samples[key], `relay_ms(${audience(n)}, mean)`, relay)
+      results.push(r)
+    }
   }
   return results
 }
@@ -204,7 +233,7 @@ const summarize = (s: Samples) => Object.fromEntries(Object.entries(s).map(([k, 
 const rowOrder = (k: string) => {
   const n = Number(/\((\d+) viewer/.exec(k)?.[1] ?? 0)
   const base = ['login_ms', 'cold_tune_ms', 'zap_ms(prefetch off)', 'zap_ms(prefetch on)', 'propagation_ms', 'viewer_rss_mb', 'broadcaster_rss_mb', 'cpu_pct_per_channel'].indexOf(k)
-  return base >= 0 ? base : 100 + n * 10 + ['join', 'edge', 'egress', 'viewer_cpu'].findIndex((p) => k.startsWith(p))
+  return base >= 0 ? base : 100 + n * 10 + ['join', 'edge', 'relay', 'egress', 'viewer_cpu'].findIndex((p) => k.startsWith(p))
 }
 
 function render (metrics: Record<ConfigKey, Record<string, Summary>>, meta: { date: string; cores: number; model: string; load: string }): string {
@@ -221,8 +250,8 @@ function render (metrics: Record<ConfigKey, Record<string, Summary>>, meta: { da
     `One panel and two broadcasters side by side, shaped (defaults) and unshaped (ORIGIN_PEERS_PER_BLOCK=0), each with ${latencyChannels('shaped').length + 1} \`test\` channels: ${CHANNEL.transcode.width}x${CHANNEL.transcode.height} H.264 ${CHANNEL.transcode.videoBitrateKbps} kb/s + AAC ${CHANNEL.transcode.audioBitrateKbps} kb/s, ${CHANNEL.hlsTime} s segments. ` +
       `Viewers are separate processes (scripts/bench/viewer.ts, @arus/sdk, reseed mode) that play the live edge. Every measurement is taken for both configurations, interleaved in alternating order. ` +
       `${RUNS} latency runs (a fresh viewer each, playing ${PLAY_S} s alone) and ${COLD_RUNS} more cold tunes (fresh viewers); cpu_pct_per_channel is the broadcaster (with its ffmpeg) over that phase, all channels running. ` +
-      `Then only the egress channels run: egress over a ${WINDOW_S} s window after ${WARMUP_S} s of warm-up while the same ${COUNTS.join(', then ')} viewer processes watch one channel of each broadcaster in turn. ` +
-      'join_tune_ms(N viewers) times each of the N viewers tuning in after the others; edge_delay_ms(1 viewer) pools the latency runs and the 1-viewer egress window; viewer_cpu_pct is per viewer process (100 = one core).',
+      `Then only the egress channels run, and the same ${COUNTS.join(', then ')} viewer processes watch one channel of each broadcaster in turn, ABBA: ${WINDOW_S / 2} s counted after ${WARMUP_S} s of warm-up, four times per audience size, so each configuration is counted for ${WINDOW_S} s in two halves that bracket the other's. ` +
+      'join_tune_ms(N viewers) times each viewer tuning in after the others; edge_delay_ms(1 viewer) pools the latency runs and the 1-viewer windows; relay_ms is how long the origin held a request before a viewer served the block and the requester cancelled it; viewer_cpu_pct is per viewer process (100 = one core).',
     '',
     `| Metric: median (min–max, samples) | ${CONFIGS.map((c) => c.label).join(' | ')} | shaped vs unshaped (medians) |`,
     `|---|${CONFIGS.map(() => '---').join('|')}|---|`,
@@ -250,18 +279,18 @@ const stack = await startStack(CONFIGS.map((c) => ({ name: c.key, env: c.env, ch
 try {
   const bc = Object.fromEntries(CONFIGS.map((c, i) => [c.key, stack.broadcasters[i]!])) as Record<ConfigKey, Broadcaster>
   const samples: BySample = { shaped: {}, unshaped: {} }
-  await latency(stack, bc, samples)
+  if (!SKIP_LATENCY) await latency(stack, bc, samples)
   const egressResults = await egress(stack, bc, samples)
   const metrics = { shaped: summarize(samples.shaped), unshaped: summarize(samples.unshaped) }
   const meta = { date: new Date().toISOString().slice(0, 10), cores: cpus().length, model: cpus()[0]?.model.trim() ?? 'cpu', load: loadavg().map((x) => x.toFixed(1)).join(', ') }
   const result = { ...meta, node: process.version, quick: QUICK, seconds: Math.round((Date.now() - started) / 1000), channel: CHANNEL, configs: CONFIGS, metrics, samples, egress: egressResults }
   await mkdir(join(root, 'bench-results'), { recursive: true })
-  const file = join(root, 'bench-results', `bench-${new Date().toISOString().replace(/[:.]/g, '-')}${QUICK ? '-quick' : ''}.json`)
+  const file = join(root, 'bench-results', `bench-${new Date().toISOString().replace(/[:.]/g, '-')}${QUICK ? '-quick' : FULL ? '' : '-focused'}.json`)
   await writeFile(file, JSON.stringify(result, null, 2))
   const body = render(metrics, meta)
   console.log(body)
   log(`results: ${file} (${result.seconds} s)`)
-  if (!QUICK) {
+  if (FULL) {
     await writeDoc(body)
     log('docs/benchmarks.md updated')
   }

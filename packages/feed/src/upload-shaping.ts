@@ -32,8 +32,10 @@ export interface UploadShapingStats {
   held: number
   /** Held requests the requester cancelled (it got the block elsewhere): upload saved. */
   cancelled: number
-  /** Held requests answered after `holdMs`. */
+  /** Held requests answered after `holdMs`, or when the last receiver of their block left. */
   released: number
+  /** Total milliseconds the cancelled requests had been held: ÷ cancelled = the mean relay time. */
+  cancelWaitMs: number
 }
 
 export interface UploadShaper {
@@ -56,7 +58,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
   if (!Number.isInteger(peersPerBlock) || peersPerBlock < 1) throw FeedError.invalidArgument('peersPerBlock', 'must be an integer >= 1')
   if (!Number.isInteger(holdMs) || holdMs < 0 || holdMs > 60_000) throw FeedError.invalidArgument('holdMs', 'must be an integer 0-60000')
 
-  const stats: UploadShapingStats = { served: 0, held: 0, cancelled: 0, released: 0 }
+  const stats: UploadShapingStats = { served: 0, held: 0, cancelled: 0, released: 0, cancelWaitMs: 0 }
   const servedTo = new Map<number, Set<unknown>>()
   /** Peers connected now (by identity), with how many wire sessions each has. */
   const connected = new Map<unknown, number>()
@@ -93,7 +95,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
     connected.set(who, (connected.get(who) ?? 0) + 1)
     const onrequest = peer.onrequest
     const oncancel = peer.oncancel
-    const held = new Map<number, { timer: NodeJS.Timeout; release: () => void; entry: { index: number; who: unknown; release: () => void } }>()
+    const held = new Map<number, { timer: NodeJS.Timeout; since: number; release: () => void; entry: { index: number; who: unknown; release: () => void } }>()
 
     peer.onrequest = function (msg: WireRequest) {
       const plainBlock = msg.block !== null && msg.hash === null && msg.seek === null && msg.upgrade === null
@@ -123,7 +125,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
       if (previous) { clearTimeout(previous.timer); holding.delete(previous.entry) }
       const entry = { index, who, release }
       holding.add(entry)
-      held.set(msg.id, { timer: setTimeout(release, holdMs), release, entry })
+      held.set(msg.id, { timer: setTimeout(release, holdMs), since: Date.now(), release, entry })
     }
     peer.oncancel = function (msg: { request: number }) {
       const h = held.get(msg.request)
@@ -132,6 +134,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
         held.delete(msg.request)
         holding.delete(h.entry)
         stats.cancelled++
+        stats.cancelWaitMs += Date.now() - h.since
       }
       return oncancel.call(this, msg)
     }

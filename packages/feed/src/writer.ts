@@ -190,7 +190,7 @@ export class FeedWriterImpl implements FeedWriter, MirrorTarget {
       uploadedBytes: this.uploadedBytes,
       shaping: this.shapers.length === 0
         ? null
-        : this.shapers.map((sh) => sh.stats()).reduce((a, b) => ({ served: a.served + b.served, held: a.held + b.held, cancelled: a.cancelled + b.cancelled, released: a.released + b.released }))
+        : this.shapers.map((sh) => sh.stats()).reduce((a, b) => ({ served: a.served + b.served, held: a.held + b.held, cancelled: a.cancelled + b.cancelled, released: a.released + b.released, cancelWaitMs: a.cancelWaitMs + b.cancelWaitMs }))
     }
   }
 
