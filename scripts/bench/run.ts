@@ -11,7 +11,7 @@
  *
  *   pnpm bench            # full: 3 latency runs, 6 extra cold tunes, 60 s of egress per configuration for N = 1, 4, 8 (~15 min on 2 cores)
  *   pnpm bench --quick    # smoke: 1 latency run, 1 extra cold tune, 2 × 10 s per configuration for N = 1, 2 (~4 min)
- *   pnpm bench --counts=4,8 --window=30 --skip-latency   # a focused egress run (not written to the doc)
+ *   pnpm bench --counts=4,8 --window=30 --skip-latency [--swap]   # a focused egress run (not written to the doc)
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { cpus, loadavg } from 'node:os'
@@ -32,7 +32,7 @@ const WINDOW_S = flag('window') !== undefined ? Math.min(600, Math.max(5, Number
 const WARMUP_S = QUICK ? 5 : 10
 const COUNTS = flag('counts')?.split(',').map(Number).filter((n) => Number.isInteger(n) && n >= 1 && n <= 16) ?? (QUICK ? [1, 2] : [1, 4, 8])
 /** Only a full default run rewrites docs/benchmarks.md. */
-const FULL = !QUICK && !SKIP_LATENCY && flag('window') === undefined && flag('counts') === undefined
+const FULL = !QUICK && !SKIP_LATENCY && !process.argv.includes('--swap') && flag('window') === undefined && flag('counts') === undefined
 const log = (s: string) => console.error(`[bench] ${s}`)
 const audience = (n: number) => `${n} viewer${n === 1 ? '' : 's'}`
 
@@ -146,10 +146,11 @@ const shapingDelta = (a: Shaping | null, z: Shaping | null): Shaping | null =>
  * One part of an egress window: every viewer tunes to the configuration's egress channel,
  * warm-up, then `seconds` of counting. Per-sample metrics go straight into `s`.
  */
-async function part (key: ConfigKey, b: Broadcaster, viewers: Viewer[], s: Samples, seconds: number): Promise<Part> {
+async function part (key: ConfigKey, b: Broadcaster, viewers: Viewer[], s: Samples, seconds: number, firstVisit: boolean): Promise<Part> {
   const id = egressChannel(key)
   const n = viewers.length
-  for (const v of viewers) push(s, `join_tune_ms(${audience(n)})`, await tune(v, id))
+  // A return visit re-tunes a channel the viewers just left (ABBA's middle pair: at once): not a join.
+  for (const v of viewers) { const ms = await tune(v, id); if (firstVisit) push(s, `join_tune_ms(${audience(n)})`, ms) }
   log(`  ${audience(n)} on ${key}: warm-up ${WARMUP_S} s, ${seconds} s counted`)
   await sleep(WARMUP_S * 1000)
   const a = await b.bc('GET', `/api/channels/${id}`)
@@ -199,7 +200,7 @@ async function egress (stack: Stack, bc: Record<ConfigKey, Broadcaster>, samples
     }
     const order = inOrder(i)
     const parts: Part[] = []
-    for (const { key } of [...order, ...[...order].reverse()]) parts.push(await part(key, bc[key], viewers, samples[key], WINDOW_S / 2))
+    for (const [j, { key }] of [...order, ...[...order].reverse()].entries()) parts.push(await part(key, bc[key], viewers, samples[key], WINDOW_S / 2, j < order.length))
     for (const { key } of CONFIGS) {
       const mine = parts.filter((p) => p.config === key)
       const sum = (f: (p: Part) => number) => mine.reduce((x, p) => x + f(p), 0)
@@ -251,7 +252,7 @@ function render (metrics: Record<ConfigKey, Record<string, Summary>>, meta: { da
       `Viewers are separate processes (scripts/bench/viewer.ts, @arus/sdk, reseed mode) that play the live edge. Every measurement is taken for both configurations, interleaved in alternating order. ` +
       `${RUNS} latency runs (a fresh viewer each, playing ${PLAY_S} s alone) and ${COLD_RUNS} more cold tunes (fresh viewers); cpu_pct_per_channel is the broadcaster (with its ffmpeg) over that phase, all channels running. ` +
       `Then only the egress channels run, and the same ${COUNTS.join(', then ')} viewer processes watch one channel of each broadcaster in turn, ABBA: ${WINDOW_S / 2} s counted after ${WARMUP_S} s of warm-up, four times per audience size, so each configuration is counted for ${WINDOW_S} s in two halves that bracket the other's. ` +
-      'join_tune_ms(N viewers) times each viewer tuning in after the others; edge_delay_ms(1 viewer) pools the latency runs and the 1-viewer windows; relay_ms is how long the origin held a request before a viewer served the block and the requester cancelled it; viewer_cpu_pct is per viewer process (100 = one core).',
+      'join_tune_ms(N viewers) times each viewer tuning in after the others (first visits only); edge_delay_ms(1 viewer) pools the latency runs and the 1-viewer windows; relay_ms is how long the origin held a request before a viewer served the block and the requester cancelled it; viewer_cpu_pct is per viewer process (100 = one core).',
     '',
     `| Metric: median (min–max, samples) | ${CONFIGS.map((c) => c.label).join(' | ')} | shaped vs unshaped (medians) |`,
     `|---|${CONFIGS.map(() => '---').join('|')}|---|`,
@@ -275,9 +276,11 @@ const stop = async () => { await cleanupAll(); process.exit(130) }
 process.once('SIGINT', () => { void stop() })
 process.once('SIGTERM', () => { void stop() })
 log(`starting a panel and two broadcasters (shaped, unshaped; ${latencyChannels('shaped').length + 1} test channels each) on a local testnet`)
-const stack = await startStack(CONFIGS.map((c) => ({ name: c.key, env: c.env, channels: [...latencyChannels(c.key), egressChannel(c.key)] })))
+/** `--swap` starts the unshaped broadcaster first: a gap that follows the process slot is not shaping. */
+const SPAWN = process.argv.includes('--swap') ? [...CONFIGS].reverse() : [...CONFIGS]
+const stack = await startStack(SPAWN.map((c) => ({ name: c.key, env: c.env, channels: [...latencyChannels(c.key), egressChannel(c.key)] })))
 try {
-  const bc = Object.fromEntries(CONFIGS.map((c, i) => [c.key, stack.broadcasters[i]!])) as Record<ConfigKey, Broadcaster>
+  const bc = Object.fromEntries(SPAWN.map((c, i) => [c.key, stack.broadcasters[i]!])) as Record<ConfigKey, Broadcaster>
   const samples: BySample = { shaped: {}, unshaped: {} }
   if (!SKIP_LATENCY) await latency(stack, bc, samples)
   const egressResults = await egress(stack, bc, samples)
