@@ -149,8 +149,14 @@ const shapingDelta = (a: Shaping | null, z: Shaping | null): Shaping | null =>
 async function part (key: ConfigKey, b: Broadcaster, viewers: Viewer[], s: Samples, seconds: number, firstVisit: boolean): Promise<Part> {
   const id = egressChannel(key)
   const n = viewers.length
-  // A return visit re-tunes a channel the viewers just left (ABBA's middle pair: at once): not a join.
-  for (const v of viewers) { const ms = await tune(v, id); if (firstVisit) push(s, `join_tune_ms(${audience(n)})`, ms) }
+  // A join is a playing viewer zapping into the audience. Not counted: a fresh viewer's first
+  // tune (a cold tune, and only ever in the first configuration of its audience size) and a
+  // return visit (ABBA's middle pair re-tunes the channel the viewers just left: at once).
+  for (const v of viewers) {
+    const fresh = !v.lines.some((l) => l.type === 'tune')
+    const ms = await tune(v, id)
+    if (firstVisit && !fresh) push(s, `join_tune_ms(${audience(n)})`, ms)
+  }
   log(`  ${audience(n)} on ${key}: warm-up ${WARMUP_S} s, ${seconds} s counted`)
   await sleep(WARMUP_S * 1000)
   const a = await b.bc('GET', `/api/channels/${id}`)
@@ -252,7 +258,7 @@ function render (metrics: Record<ConfigKey, Record<string, Summary>>, meta: { da
       `Viewers are separate processes (scripts/bench/viewer.ts, @arus/sdk, reseed mode) that play the live edge. Every measurement is taken for both configurations, interleaved in alternating order. ` +
       `${RUNS} latency runs (a fresh viewer each, playing ${PLAY_S} s alone) and ${COLD_RUNS} more cold tunes (fresh viewers); cpu_pct_per_channel is the broadcaster (with its ffmpeg) over that phase, all channels running. ` +
       `Then only the egress channels run, and the same ${COUNTS.join(', then ')} viewer processes watch one channel of each broadcaster in turn, ABBA: ${WINDOW_S / 2} s counted after ${WARMUP_S} s of warm-up, four times per audience size, so each configuration is counted for ${WINDOW_S} s in two halves that bracket the other's. ` +
-      'join_tune_ms(N viewers) times each viewer tuning in after the others (first visits only); edge_delay_ms(1 viewer) pools the latency runs and the 1-viewer windows; relay_ms is how long the origin held a request before a viewer served the block and the requester cancelled it; viewer_cpu_pct is per viewer process (100 = one core).',
+      'join_tune_ms(N viewers) times each playing viewer zapping into the audience after the others (first visits; fresh viewers\' cold first tunes excluded); edge_delay_ms(1 viewer) pools the latency runs and the 1-viewer windows; relay_ms is how long the origin held a request before a viewer served the block and the requester cancelled it; viewer_cpu_pct is per viewer process (100 = one core).',
     '',
     `| Metric: median (min–max, samples) | ${CONFIGS.map((c) => c.label).join(' | ')} | shaped vs unshaped (medians) |`,
     `|---|${CONFIGS.map(() => '---').join('|')}|---|`,
