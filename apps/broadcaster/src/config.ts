@@ -40,8 +40,8 @@ export const broadcasterEnvSchema = z.object({
   RESUME_PACE: env.bool(true).describe('Pace the boot resume of desired-running channels (one every RESUME_PACE_MS); 0 restores unpaced resume.'),
   RESUME_PACE_MS: env.int({ min: 0, max: 600_000, default: 1500 }).describe('Delay between two channel starts during a paced boot resume.'),
   ROTATE_GRACE_SEC: env.int({ min: 0, max: 86_400, default: 120 }).describe('After a rotate (or a new generation), the retired feed keeps seeding this long, then its cores are purged.'),
-  ORIGIN_PEERS_PER_BLOCK: env.int({ min: 0, max: 64, default: 2 }).describe('Origin upload shaping (docs/architecture.md "Origin egress"): each feed block is sent at once to this many viewers, who pass it on; `0` turns shaping off (every viewer may fetch every block from this daemon).'),
-  ORIGIN_HOLD_MS: env.int({ min: 0, max: 60_000, default: 1500 }).describe('Origin upload shaping: a request for a block already sent to ORIGIN_PEERS_PER_BLOCK viewers waits this long for a viewer to serve it, then is answered anyway.'),
+  ORIGIN_PEERS_PER_BLOCK: env.int({ min: 0, max: 64, default: 2 }).describe('Origin upload shaping (docs/architecture.md "Origin egress"): each media block of a live feed is sent at once to this many viewers, who pass it on (the small index blocks always go to everyone); `0` turns shaping off (every viewer may fetch every block from this daemon).'),
+  ORIGIN_HOLD_MS: env.int({ min: 0, max: 60_000, default: 1500 }).describe('Origin upload shaping: a request for a media block already sent to ORIGIN_PEERS_PER_BLOCK viewers waits, while one of them is still connected, at most this long for a viewer to serve it, then is answered anyway.'),
   FFMPEG_PATH: env.str({ default: 'ffmpeg', min: 1 }).describe('ffmpeg binary.'),
   FFPROBE_PATH: env.str({ default: 'ffprobe', min: 1 }).describe('ffprobe binary.'),
 
