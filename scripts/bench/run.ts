@@ -71,6 +71,20 @@ function edgeDelays (b: Broadcaster, viewers: Viewer[], since = 0): number[] {
   return out
 }
 
+/** Where in the segment cycle each channel's newest segment was appended (the channels' relative timing). */
+function phases (broadcasters: Broadcaster[]): string {
+  const cycle = CHANNEL.hlsTime * 1000
+  const last = new Map<string, number>()
+  for (const b of broadcasters) {
+    for (const line of b.proc.stdoutLines()) {
+      if (!line.includes('"feed.segment"')) continue
+      const l = JSON.parse(line) as { channel: string; at: number }
+      last.set(l.channel, l.at)
+    }
+  }
+  return [...last].sort((x, y) => (x[1] % cycle) - (y[1] % cycle)).map(([ch, at]) => `${ch} ${at % cycle}`).join(', ')
+}
+
 async function tune (v: Viewer, id: string): Promise<number> {
   const from = v.lines.length
   v.send({ cmd: 'tune', id })
@@ -287,6 +301,7 @@ const SPAWN = process.argv.includes('--swap') ? [...CONFIGS].reverse() : [...CON
 const stack = await startStack(SPAWN.map((c) => ({ name: c.key, env: c.env, channels: [...latencyChannels(c.key), egressChannel(c.key)] })))
 try {
   const bc = Object.fromEntries(SPAWN.map((c, i) => [c.key, stack.broadcasters[i]!])) as Record<ConfigKey, Broadcaster>
+  log(`segment phases (ms into the cycle, as appended): ${phases(stack.broadcasters)}`)
   const samples: BySample = { shaped: {}, unshaped: {} }
   if (!SKIP_LATENCY) await latency(stack, bc, samples)
   const egressResults = await egress(stack, bc, samples)

@@ -165,7 +165,9 @@ export async function startStack (specs: BroadcasterSpec[]): Promise<Stack> {
       work, testnet, panelKey, adminUrl, broadcasters,
       panel: (method, path, body) => call(adminUrl, adminToken, method, path, body),
       async viewer (opts = {}) {
-        const child = spawn(TSX, [VIEWER], {
+        // BENCH_PROFILE_DIR=<dir>: every viewer writes a V8 CPU profile there when it stops.
+        const prof = process.env.BENCH_PROFILE_DIR
+        const child = spawn(prof ? process.execPath : TSX, prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`, '--import', 'tsx', VIEWER] : [VIEWER], {
           env: {
             ...process.env, BENCH_PANEL_KEY: panelKey, BENCH_BOOTSTRAP: testnet.bootstrapString, BENCH_STORE: join(work, `viewer-${++n}`),
             BENCH_USER: USER.name, BENCH_PASSWORD: USER.password, BENCH_ZAP_PREFETCH: opts.zapPrefetch ? '1' : '0'

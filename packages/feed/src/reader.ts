@@ -25,7 +25,9 @@ export class FeedReaderImpl implements FeedReader {
   constructor (init: FeedReaderInit) {
     const { store, feedKey, encryptionKey } = checkOptions(init)
     const session = checkStore(store).session()
-    this.drive = new Hyperdrive(session, checkKey('feedKey', feedKey), { encryptionKey: checkKey('encryptionKey', encryptionKey) })
+    // No Hyperbee extension: with it every lookup that waits for a block is broadcast to every
+    // peer, and each peer answers it with a lookup of its own (work that grows with the audience).
+    this.drive = new Hyperdrive(session, checkKey('feedKey', feedKey), { encryptionKey: checkKey('encryptionKey', encryptionKey), extension: false })
   }
 
   get discoveryKey (): Uint8Array {

@@ -51,6 +51,30 @@ describe('replication between a writer peer and a reader peer (testnet on 127.0.
     expect((await rejection(reader.readFile('/seg0.ts'))).code).toBe('FEED_NOT_FOUND')
   })
 
+  it('a reader never broadcasts its lookups: no Hyperbee extension traffic reaches the writer (it would grow with the audience)', async (t) => {
+    const net = await createTestnet(t)
+    const encryptionKey = key32()
+    const w = storeIn(t)
+    const writer = await writerOn(t, { store: w.store, encryptionKey })
+    const segs = Array.from({ length: 40 }, (_, n) => segmentBytes(n, 2_000))
+    for (const [n, seg] of segs.entries()) await writer.putSegment(`seg${n}.ts`, seg) // a tree of a few levels
+    await writer.putPlaylist(playlistOf([38, 39]))
+    // The writer's own Hyperbee keeps its extension: count what arrives on it.
+    const extension = writer.drive.db.extension as unknown as { onmessage: (...args: unknown[]) => unknown }
+    let messages = 0
+    const onmessage = extension.onmessage.bind(extension)
+    extension.onmessage = (...args: unknown[]) => { messages++; return onmessage(...args) }
+
+    const r = storeIn(t)
+    const reader = await readerOn(t, r.store, writer.feedKey, encryptionKey)
+    await link(writer.discoveryKey, peerSwarm(net, w.store), peerSwarm(net, r.store))
+    // Cold lookups that must wait for tree blocks from the writer.
+    expect(await reader.waitFor('/seg3.ts', { timeoutMs: 20_000 })).toEqual({ byteLength: 2_000 })
+    expect(b4a.equals(await reader.readFile('/seg37.ts'), segs[37]!)).toBe(true)
+    expect((await reader.playlist()).segments.map((s) => s.uri)).toEqual(['seg38.ts', 'seg39.ts'])
+    expect(messages).toBe(0)
+  })
+
   it('after the writer clears expired blocks, a reader still fetches every block the writer kept (hypercore drop/want workaround)', async (t) => {
     const net = await createTestnet(t)
     const encryptionKey = key32()
