@@ -83,6 +83,11 @@ export const SERVER_DEFAULTS = {
 
 /** How long login waits for the replicated user record after the OPRF reply (Arus). */
 export const LOGIN_CATALOG_WAIT_MS = 15_000
+/**
+ * How long login waits, after the panel enrolled the device, for the local replica to show it
+ * (Arus): sessionLive() right after login() then reads this session, not an older record.
+ */
+export const LOGIN_ENROLL_WAIT_MS = 5_000
 /** How long connect() waits for the local catalog replica to open (Arus). */
 export const CATALOG_READ_TIMEOUT_MS = 10_000
 

@@ -5,7 +5,7 @@ import {
   openSecret, sign, solvePow, toHex, type KeyPair
 } from '@arus/crypto'
 import { RpcError, sessionSignedBytes, type RpcClient } from '@arus/rpc'
-import { LOGIN_CATALOG_WAIT_MS } from './constants.js'
+import { LOGIN_CATALOG_WAIT_MS, LOGIN_ENROLL_WAIT_MS } from './constants.js'
 import { SdkError } from './errors.js'
 
 /** What a successful login leaves in the engine's memory. Stream keys never leave it. */
@@ -55,6 +55,7 @@ export async function runLogin (rpc: RpcClient, reader: CatalogReader, init: Log
     authSig: toHex(sign(signed, auth.secretKey)),
     deviceSig: toHex(sign(signed, init.device.secretKey))
   }))
+  await enrolled(reader, init.username, deviceId, session.tokenVersion)
   return {
     username: init.username,
     deviceId,
@@ -88,6 +89,21 @@ async function readUser (reader: CatalogReader, username: string): Promise<UserR
     return await reader.getUser(username)
   } catch (err) {
     throw SdkError.catalogUnavailable(err)
+  }
+}
+
+/**
+ * The panel writes the enrollment before it answers, but the local replica may not have it yet:
+ * waits (bounded; best effort, login succeeds either way) until the replica shows this device
+ * under the session's tokenVersion.
+ */
+async function enrolled (reader: CatalogReader, username: string, deviceId: string, tokenVersion: number): Promise<void> {
+  const deadline = Date.now() + LOGIN_ENROLL_WAIT_MS
+  for (let attempt = 0; attempt < 100 && Date.now() < deadline; attempt++) {
+    const user = await reader.getUser(username).catch(() => null)
+    if (user?.devices.some((d) => d.deviceId === deviceId && d.tokenVersion === tokenVersion) === true) return
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50))
+    await reader.update({ wait: true, timeoutMs: Math.max(1, deadline - Date.now()) }).catch(() => false)
   }
 }
 
