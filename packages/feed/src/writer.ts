@@ -33,7 +33,7 @@ export class FeedWriterImpl implements FeedWriter, MirrorTarget {
   private closing: Promise<void> | null = null
   private queue: Promise<unknown> = Promise.resolve()
   private readonly shaping: UploadShapingInit | false
-  private shapers: UploadShaper[] = []
+  private shaper: UploadShaper | null = null
   private uploadedBytes = 0
   private readonly onUpload = (_index: number, bytes: number): void => { this.uploadedBytes += bytes }
 
@@ -77,7 +77,7 @@ export class FeedWriterImpl implements FeedWriter, MirrorTarget {
     // Only the blob core is shaped: the metadata core's blocks are a few hundred bytes each and
     // lie on every viewer's critical path (a segment is found through them before it is read),
     // so holding them would add a relay hop to the edge delay for almost no upload saved.
-    if (this.shaping !== false && blobs) this.shapers.push(shapeUploads(blobs.core, this.shaping))
+    if (this.shaping !== false && blobs) this.shaper = shapeUploads(blobs.core, this.shaping)
     await this.loadState()
     this.opened = true
   }
@@ -188,9 +188,7 @@ export class FeedWriterImpl implements FeedWriter, MirrorTarget {
       lastSequence: this.lastSequence,
       playlistVersion: this.playlistVersion,
       uploadedBytes: this.uploadedBytes,
-      shaping: this.shapers.length === 0
-        ? null
-        : this.shapers.map((sh) => sh.stats()).reduce((a, b) => ({ served: a.served + b.served, held: a.held + b.held, cancelled: a.cancelled + b.cancelled, released: a.released + b.released, cancelWaitMs: a.cancelWaitMs + b.cancelWaitMs }))
+      shaping: this.shaper?.stats() ?? null
     }
   }
 
@@ -199,7 +197,7 @@ export class FeedWriterImpl implements FeedWriter, MirrorTarget {
       await Promise.allSettled([...this.mirrors].map((m) => m.stop()))
       await this.queue
       await this.opening?.catch(() => {})
-      for (const shaper of this.shapers) shaper.close()
+      this.shaper?.close()
       await this.drive.close()
     })()
     return this.closing

@@ -26,6 +26,15 @@ function harness (playable: (attempt: number) => boolean, over: Partial<TunerDep
   return { deps, log, setPeers: (n: number) => { peers = n } }
 }
 
+/** A started tuner (fake timers) on an always-playable feed that logs each mesh refresh. */
+function refreshing () {
+  vi.useFakeTimers()
+  const h = harness(() => true, { refresh: async () => { h.log.push('refresh') } })
+  const tuner = new Tuner(h.deps)
+  tuner.start()
+  return { h, tuner, refreshes: () => h.log.filter((l) => l === 'refresh').length }
+}
+
 describe('tune ladder', () => {
   it('open → ready when the feed is playable at once', async () => {
     const h = harness(() => true)
@@ -96,13 +105,9 @@ describe('tune ladder', () => {
   })
 
   it('while ready, refreshes the mesh on a backoff (2 s doubling to the 60 s cap) and stops when the feed leaves ready', async () => {
-    vi.useFakeTimers()
-    const h = harness(() => true, { refresh: async () => { h.log.push('refresh') } })
-    const tuner = new Tuner(h.deps)
-    tuner.start()
+    const { h, tuner, refreshes } = refreshing()
     await vi.advanceTimersByTimeAsync(0)
     expect(h.log).toContain('feed:ready')
-    const refreshes = () => h.log.filter((l) => l === 'refresh').length
     await vi.advanceTimersByTimeAsync(1_900)
     expect(refreshes()).toBe(0)
     await vi.advanceTimersByTimeAsync(200) // 2 s
@@ -124,14 +129,11 @@ describe('tune ladder', () => {
   })
 
   it('stop() ends the mesh refresh', async () => {
-    vi.useFakeTimers()
-    const h = harness(() => true, { refresh: async () => { h.log.push('refresh') } })
-    const tuner = new Tuner(h.deps)
-    tuner.start()
+    const { tuner, refreshes } = refreshing()
     await vi.advanceTimersByTimeAsync(2_100)
-    expect(h.log.filter((l) => l === 'refresh')).toHaveLength(1)
+    expect(refreshes()).toBe(1)
     tuner.stop()
     await vi.advanceTimersByTimeAsync(600_000)
-    expect(h.log.filter((l) => l === 'refresh')).toHaveLength(1)
+    expect(refreshes()).toBe(1)
   })
 })
