@@ -82,8 +82,8 @@ async function measure (n: number, bootstrap: string, source: string, work: stri
       await api(base, token, 'POST', `/api/channels/bench${i}/start`)
     }
     for (let i = 0; i < 120; i++) {
-      const list = await api(base, token, 'GET', '/api/channels')
-      if (list.every((c: { state: string }) => c.state === 'up')) break
+      const { channels } = await api(base, token, 'GET', '/api/channels')
+      if (channels.every((c: { state: string }) => c.state === 'up')) break
       await sleep(500)
     }
     await sleep(WARMUP * 1000)

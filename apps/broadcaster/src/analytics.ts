@@ -35,6 +35,8 @@ export interface AnalyticsInit {
 }
 
 export interface Analytics {
+  /** Starts sampling `read` every sampleMs (the channel manager's counters, built after the analytics). */
+  start(read: () => ChannelCounters[]): void
   respawn(channel: string): void
   incident(): void
   /** Takes one sample now (the timer calls it every sampleMs). */
@@ -45,7 +47,7 @@ export interface Analytics {
   close(): Promise<void>
 }
 
-export async function openAnalytics (read: () => ChannelCounters[], init: AnalyticsInit): Promise<Analytics> {
+export async function openAnalytics (init: AnalyticsInit): Promise<Analytics> {
   const now = init.now ?? Date.now
   const file = init.path && init.enabled ? await readJsonFile(init.path, AnalyticsFile, { missing: 'null' }).catch(() => null) : null
   let days: AnalyticsDay[] = file?.days ?? []
@@ -53,6 +55,8 @@ export async function openAnalytics (read: () => ChannelCounters[], init: Analyt
   const respawns = new Map<string, number>()
   const lastTotals = new Map<string, number>()
   let writing: Promise<void> = Promise.resolve()
+  let read: (() => ChannelCounters[]) | null = null
+  let timer: NodeJS.Timeout | null = null
 
   const hourOf = (t: number) => {
     const d = new Date(t)
@@ -70,7 +74,7 @@ export async function openAnalytics (read: () => ChannelCounters[], init: Analyt
   }
 
   async function sample (): Promise<void> {
-    if (!init.enabled) return
+    if (!init.enabled || read === null) return
     const t = now()
     const hour = hourOf(t)
     const channels: CurrentSample['channels'] = {}
@@ -98,10 +102,13 @@ export async function openAnalytics (read: () => ChannelCounters[], init: Analyt
     }
   }
 
-  const timer = init.enabled ? setInterval(() => { void sample() }, init.sampleMs) : null
-  timer?.unref()
-
   return {
+    start (source) {
+      read = source
+      if (!init.enabled || timer !== null) return
+      timer = setInterval(() => { void sample() }, init.sampleMs)
+      timer.unref()
+    },
     respawn (channel) { if (init.enabled) respawns.set(channel, (respawns.get(channel) ?? 0) + 1) },
     incident () { if (init.enabled) hourOf(now()).incidents++ },
     sample,

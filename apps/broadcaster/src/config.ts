@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { env, loadConfig, loggingEnv, type Env } from '@arus/service'
+import { adminAuthEnv, configSnapshotEnv, controlEnv, env, loadConfig, loggingEnv, socketBufferEnv, swarmEnv, type Env } from '@arus/service'
 
 /**
  * The broadcaster's environment (spec 2 "Broadcaster environment" plus the daemon kit's
@@ -8,13 +8,8 @@ import { env, loadConfig, loggingEnv, type Env } from '@arus/service'
  */
 export const broadcasterEnvSchema = z.object({
   DATA_DIR: env.str({ default: './data/broadcaster', min: 1 }).describe('Directory holding the feed store, channel definitions and the private files (feed keys, admins, control signing key).'),
-  BOOTSTRAP: env.str({ default: '' }).describe('DHT bootstrap list `host:port,...`; empty uses the public DHT. A loopback list binds the DHT to 127.0.0.1.'),
-  SWARM_HOST: env.str({ optional: true }).describe('Address the DHT binds to (default: auto; 127.0.0.1 with a loopback BOOTSTRAP).'),
-  SWARM_PORT: env.int({ min: 0, max: 65535, default: 0 }).describe('UDP port of the DHT (0 = random). Give a fixed port on a VPS with an open UDP port.'),
-  SWARM_FIREWALLED: env.enum(['auto', '0', '1'], 'auto').describe('`0` announces an open address (VPS with an open UDP port, loopback tests); `auto` lets the DHT detect it.'),
-  SWARM_MAX_PEERS: env.int({ min: 1, max: 10_000, default: 256 }).describe('Maximum swarm connections (panel and viewers together).'),
-  SWARM_RCVBUF_MB: env.int({ min: 1, max: 256, default: 4 }).describe('UDP receive buffer requested for the DHT sockets, MiB.'),
-  SWARM_SNDBUF_MB: env.int({ min: 1, max: 256, default: 4 }).describe('UDP send buffer requested for the DHT sockets, MiB.'),
+  ...swarmEnv,
+  ...socketBufferEnv,
 
   PANEL_PUBKEY: env.hex({ bytes: 32, optional: true }).describe('The panel public key (`arus-panel init` prints it). Unset: channels run and seed but nothing is registered.'),
   PUBLISHER_KEY: env.hex({ bytes: 64, optional: true }).describe('Ed25519 secret key that signs registers: the enrolled site key (`arus-panel add-publisher`) or, without PUBLISHER_NAME, the legacy shared key.'),
@@ -49,15 +44,9 @@ export const broadcasterEnvSchema = z.object({
   ANALYTICS_RETENTION_DAYS: env.int({ min: 1, max: 3650, default: 30 }).describe('UTC days of analytics kept.'),
   ANALYTICS_SAMPLE_SEC: env.int({ min: 1, max: 3600, default: 300 }).describe('Analytics sample interval (spec: 5 minutes).'),
 
-  CONTROL_ENABLED: env.bool(false).describe('Serve the control API and UI (`1` to enable).'),
-  CONTROL_HOST: env.host('127.0.0.1').describe('Control API bind address (keep it on loopback; front it with TLS yourself).'),
-  CONTROL_PORT: env.port(3310).describe('Control API port.'),
-  CONTROL_SESSION_TTL_HOURS: env.int({ min: 1, max: 8760, default: 12 }).describe('Lifetime of a control session token.'),
-  LOCKOUT_THRESHOLD: env.int({ min: 1, max: 10_000, default: 10 }).describe('Control logins allowed per LOCKOUT_SECONDS, per username and per client address.'),
-  LOCKOUT_SECONDS: env.int({ min: 1, max: 604_800, default: 900 }).describe('Length of the control login throttle window in seconds.'),
-  LOGIN_VERIFY_TIMEOUT_MS: env.int({ min: 100, max: 600_000, default: 30_000 }).describe('Budget of one admin password verification (loginVerifyTimeoutMs); over it the login gets 503 and the worker is replaced.'),
-  ARGON2_MEM_KIB: env.int({ min: 8, max: 4_194_304, default: 65_536 }).describe('Argon2id memory cost in KiB for new admin verifiers.'),
-  ARGON2_OPS: env.int({ min: 1, max: 20, default: 3 }).describe('Argon2id time cost (passes) for new admin verifiers.'),
+  ...controlEnv('CONTROL', { port: 3310, what: 'control API and UI' }),
+  ...adminAuthEnv,
+  ...configSnapshotEnv,
   ...loggingEnv
 })
 

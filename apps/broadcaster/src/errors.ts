@@ -9,7 +9,6 @@ export const BROADCASTER_ERROR_CODES = {
   BROADCASTER_CHANNEL_STOPPED: 'the channel is not running (rotate needs a running channel)',
   BROADCASTER_ROTATE_NOT_DISK: 'rotate is refused outside disk buffer mode (a ram channel gets a fresh feed at each start)',
   BROADCASTER_PORT_IN_USE: "a push listener port is already taken by another channel's input",
-  BROADCASTER_NO_PASSWORD: 'no password was given on the prompt or on stdin',
   BROADCASTER_FFMPEG: 'ffmpeg or ffprobe could not be run or failed (the message carries its last output line)',
   BROADCASTER_CLOSED: 'the broadcaster is shutting down'
 } as const
@@ -25,7 +24,6 @@ export const BROADCASTER_ERROR_STATUS: Record<BroadcasterErrorCode, number> = {
   BROADCASTER_CHANNEL_STOPPED: 409,
   BROADCASTER_ROTATE_NOT_DISK: 409,
   BROADCASTER_PORT_IN_USE: 409,
-  BROADCASTER_NO_PASSWORD: 400,
   BROADCASTER_FFMPEG: 500,
   BROADCASTER_CLOSED: 503
 }

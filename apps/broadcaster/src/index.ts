@@ -7,7 +7,7 @@
  */
 export { buildProgram, runCli } from './cli.js'
 export type { CliIO } from '@arus/service'
-export { startBroadcaster, type RunningBroadcaster } from './main.js'
+export { main, type RunningBroadcaster } from './main.js'
 export { broadcasterEnvSchema, loadBroadcasterConfig, type BroadcasterConfig } from './config.js'
 export { BroadcasterError, BROADCASTER_ERROR_CODES, BROADCASTER_ERROR_STATUS, type BroadcasterErrorCode } from './errors.js'
 export type { ChannelView } from './channels/view.js'

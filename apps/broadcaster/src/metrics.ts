@@ -14,7 +14,7 @@ export interface MetricsSources {
   manager: ChannelManager
   analytics: Analytics
   incidents: IncidentLog
-  resume: () => Resume | null
+  resume: Resume
 }
 
 export function createBroadcasterMetrics (src: MetricsSources): Registry {
@@ -72,14 +72,14 @@ export function createBroadcasterMetrics (src: MetricsSources): Registry {
     name: `arus_broadcaster_resume_${field}`,
     help: `Boot resume: channels ${field}`,
     registers,
-    collect () { this.set(src.resume()?.status()[field] ?? 0) }
+    collect () { this.set(src.resume.status()[field]) }
   })
   resume('resumed'); resume('total'); resume('failed')
   new Gauge({
     name: 'arus_broadcaster_resume_in_progress',
     help: '1 while the boot resume is still starting channels',
     registers,
-    collect () { this.set(src.resume()?.status().resuming ? 1 : 0) }
+    collect () { this.set(src.resume.status().resuming ? 1 : 0) }
   })
   new Gauge({
     name: 'arus_broadcaster_incidents',

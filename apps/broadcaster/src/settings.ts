@@ -1,4 +1,3 @@
-import type { ControlServerSettings } from './http/server.js'
 import { dieWithParentPrefix } from './pipeline/ffmpeg.js'
 import type { ManagerSettings } from './channels/manager.js'
 import type { BroadcasterConfig } from './config.js'
@@ -23,14 +22,5 @@ export function managerSettings (c: BroadcasterConfig, paths: BroadcasterPaths):
       backoffMaxMs: Math.max(c.RESPAWN_MIN_MS, c.RESPAWN_MAX_MS),
       stallMs: c.STALL_SEC * 1000
     }
-  }
-}
-
-export function controlSettings (c: BroadcasterConfig): ControlServerSettings {
-  return {
-    sessionTtlMs: c.CONTROL_SESSION_TTL_HOURS * 3_600_000,
-    lockout: { threshold: c.LOCKOUT_THRESHOLD, windowSeconds: c.LOCKOUT_SECONDS },
-    verifyTimeoutMs: c.LOGIN_VERIFY_TIMEOUT_MS,
-    decoyCost: { opslimit: c.ARGON2_OPS, memlimit: c.ARGON2_MEM_KIB * 1024 }
   }
 }

@@ -1,6 +1,6 @@
 import type Hyperswarm from 'hyperswarm'
 import type { ChannelManager } from './channels/manager.js'
-import type { Resume, ResumeStatus } from './channels/resume.js'
+import type { Resume } from './channels/resume.js'
 import type { PanelLink } from './register.js'
 
 /** GET /api/status and the extra /healthz fields (spec 2 "Endpoints / Broadcaster"). */
@@ -10,10 +10,8 @@ export interface StatusSources {
   link: PanelLink | null
   publisherName: string | undefined
   swarm: Hyperswarm
-  resume(): Resume | null
+  resume: Resume
 }
-
-const NOT_STARTED: ResumeStatus = { resuming: true, resumed: 0, total: 0, failed: 0, resumeSec: null }
 
 /** Channels, running count, panel configured and connected, swarm connections, resume progress. */
 export function serviceStatus (s: StatusSources): Record<string, unknown> {
@@ -24,11 +22,11 @@ export function serviceStatus (s: StatusSources): Record<string, unknown> {
     total: list.length,
     panel: { configured: s.link !== null, connected: s.link?.connected() ?? false, publisher: s.publisherName ?? (s.link ? 'legacy' : null) },
     swarm: { connections: s.swarm.connections.size },
-    resume: s.resume()?.status() ?? NOT_STARTED
+    resume: s.resume.status()
   }
 }
 
 /** /healthz extras: {resuming, resumed, total, failed, resumeSec} and the running channel count. Cheap. */
 export function healthExtras (s: Pick<StatusSources, 'manager' | 'resume'>): Record<string, unknown> {
-  return { ...(s.resume()?.status() ?? NOT_STARTED), channels: s.manager.counters().length }
+  return { ...s.resume.status(), channels: s.manager.counters().length }
 }

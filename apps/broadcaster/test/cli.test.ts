@@ -15,18 +15,18 @@ describe('arus-broadcaster admin commands', () => {
 
     const dup = await cli(env, ['add-admin', 'alice'], 'x\n')
     expect(dup).toMatchObject({ code: 1 })
-    expect(dup.stderr).toContain('[BROADCASTER_EXISTS]')
-    expect((await cli(env, ['add-admin', 'bob'], '')).stderr).toContain('[BROADCASTER_NO_PASSWORD]')
-    expect((await cli(env, ['add-admin', 'bad name'], 'pw\n')).stderr).toContain('[BROADCASTER_INVALID_INPUT]')
+    expect(dup.stderr).toContain('[SERVICE_ADMIN_EXISTS]')
+    expect((await cli(env, ['add-admin', 'bob'], '')).stderr).toContain('[SERVICE_NO_PASSWORD]')
+    expect((await cli(env, ['add-admin', 'bad name'], 'pw\n')).stderr).toContain('[SERVICE_VALIDATION_FAILED]')
 
     const rotated = await cli(env, ['--json', 'set-admin-password', 'alice'], 'battery staple\n')
     expect(JSON.parse(rotated.stdout)).toMatchObject({ name: 'alice', tokenVersion: 1 })
     const list = await cli(env, ['--json', 'list-admins'])
-    expect(JSON.parse(list.stdout)).toEqual([{ name: 'alice', tokenVersion: 1, createdAt: expect.any(Number) }])
+    expect(JSON.parse(list.stdout)).toEqual({ admins: [{ name: 'alice', tokenVersion: 1, createdAt: expect.any(Number) }] })
     for (const r of [added, rotated, list]) expect(r.stdout + r.stderr).not.toMatch(/correct horse|battery staple/)
 
     expect((await cli(env, ['remove-admin', 'alice'])).stdout).toContain('admin alice removed')
-    expect((await cli(env, ['remove-admin', 'alice'])).stderr).toContain('[BROADCASTER_NOT_FOUND]')
+    expect((await cli(env, ['remove-admin', 'alice'])).stderr).toContain('[SERVICE_ADMIN_NOT_FOUND]')
     expect((await cli(env, ['list-admins'])).stdout).toContain('(no admins)')
   })
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger, routeTable } from '@arus/service'
 import { cleanupAll, createTestnet, tmpDir, waitFor } from '@arus/testkit'
 import { loadBroadcasterConfig } from '../src/config.js'
-import { startBroadcaster, type RunningBroadcaster } from '../src/main.js'
+import { main as startBroadcaster, type RunningBroadcaster } from '../src/main.js'
 import { broadcasterEnv, cli, LIGHT } from './helpers.js'
 
 // The control API in-process (app.inject, no sockets for requests), on a broadcaster built by
@@ -129,7 +129,9 @@ describe('control API', () => {
     expect(logs).toMatchObject({ running: true, state: 'up', restarts: 0 })
     expect(logs.lines.some((l: { line: string }) => l.line.includes('libx264'))).toBe(true)
     expect((await api('POST', '/api/channels/run1/stop')).json()).toMatchObject({ running: false, state: 'stopped', desiredRunning: false })
-    expect((await api('DELETE', '/api/channels/run1')).statusCode).toBe(204)
+    const gone = await api('DELETE', '/api/channels/run1')
+    expect(gone.statusCode).toBe(200)
+    expect(gone.json()).toEqual({ deleted: 'run1' })
     expect((await api('GET', '/api/channels/run1')).statusCode).toBe(404)
 
     expect((await api('POST', '/api/channels', { id: 'ram1', input: 'test', buffer: 'ram' })).statusCode).toBe(201)
@@ -148,9 +150,9 @@ describe('control API', () => {
     expect((await asBob()).statusCode).toBe(200)
     expect((await api('POST', '/api/admins/bob/password', { password: 'pw-bob-2' })).json()).toMatchObject({ name: 'bob', tokenVersion: 1 })
     expect((await asBob()).statusCode).toBe(401)
-    expect((await api('GET', '/api/admins')).json().map((a: { name: string }) => a.name)).toEqual(['alice', 'bob', 'locked-out', 'slow'])
-    expect((await api('DELETE', '/api/admins/bob')).statusCode).toBe(204)
-    expect((await api('DELETE', '/api/admins/bob')).json().error.code).toBe('BROADCASTER_NOT_FOUND')
+    expect((await api('GET', '/api/admins')).json().admins.map((a: { name: string }) => a.name)).toEqual(['alice', 'bob', 'locked-out', 'slow'])
+    expect((await api('DELETE', '/api/admins/bob')).json()).toEqual({ deleted: 'bob' })
+    expect((await api('DELETE', '/api/admins/bob')).json().error.code).toBe('SERVICE_ADMIN_NOT_FOUND')
   })
 
   it('creates the legacy env channel at boot, in the legacy root store, and keeps it running', async () => {

@@ -1,7 +1,6 @@
 import type { CatalogWriter } from '@arus/catalog'
-import type { Logger } from '@arus/service'
+import type { Activity, AdminRegistry, Logger } from '@arus/service'
 import type Hyperdrive from 'hyperdrive'
-import type { ActivityRing } from './activity.js'
 import type { PanelIdentity } from './identity.js'
 import type { PanelPaths } from './paths.js'
 import type { PanelRegistries } from './registries.js'
@@ -26,9 +25,11 @@ export interface PanelContext {
   identity: PanelIdentity
   catalog: CatalogWriter
   registries: PanelRegistries
+  /** Admin accounts of the HTTP API (the kit's registry, private/admins.json). */
+  admins: AdminRegistry
   assets: Hyperdrive
   log: Logger
   now: () => number
-  /** The activity ring, when a daemon runs one (absent in one-shot CLI commands). */
-  activity?: ActivityRing
+  /** Where operations audit what they did: logged, and kept in the daemon's ring (GET /api/observability). */
+  activity: Activity
 }

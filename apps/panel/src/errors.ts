@@ -11,8 +11,7 @@ export const PANEL_ERROR_CODES = {
   PANEL_NO_STREAM_KEY: 'the stream has no key on this panel (it was never added or registered)',
   PANEL_ESCROW_MISMATCH: 'the escrow file decrypted but its content is not a valid identity for its fingerprint',
   PANEL_ESCROW_UNREADABLE: 'the escrow file is not JSON',
-  PANEL_RESTORE_TARGET: 'the --restore-to directory must be empty or absent',
-  PANEL_NO_PASSWORD: 'no password was given on the prompt or on stdin'
+  PANEL_RESTORE_TARGET: 'the --restore-to directory must be empty or absent'
 } as const
 
 export type PanelErrorCode = keyof typeof PANEL_ERROR_CODES
@@ -24,7 +23,6 @@ const STATUS: Record<PanelErrorCode, number> = {
   PANEL_NOT_FOUND: 404,
   PANEL_EXISTS: 409,
   PANEL_INVALID_INPUT: 400,
-  PANEL_NO_PASSWORD: 400,
   PANEL_ELOCKED: 503,
   PANEL_NO_STREAM_KEY: 409,
   PANEL_RESTORE_TARGET: 400,

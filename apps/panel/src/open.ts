@@ -2,7 +2,8 @@ import Corestore from 'corestore'
 import Hyperdrive from 'hyperdrive'
 import { createCatalogWriter } from '@arus/catalog'
 import { toHex } from '@arus/crypto'
-import type { Logger } from '@arus/service'
+import type { Activity, Logger } from '@arus/service'
+import { panelAdmins } from './audit.js'
 import type { PanelContext, PanelSettings } from './context.js'
 import { PanelError } from './errors.js'
 import { loadIdentity } from './identity.js'
@@ -25,7 +26,9 @@ export async function openStore (dir: string): Promise<Corestore> {
   }
 }
 
-export async function openPanel (dataDir: string, settings: PanelSettings, log: Logger): Promise<OpenPanel> {
+/** Opens the store and builds the context; `activity` is the daemon's audit sink (one-shot commands pass a fresh one). */
+export async function openPanel (dataDir: string, settings: PanelSettings, components: { log: Logger; activity: Activity }): Promise<OpenPanel> {
+  const { log, activity } = components
   const paths = panelPaths(dataDir)
   const identity = await loadIdentity(paths)
   const store = await openStore(paths.store)
@@ -37,7 +40,7 @@ export async function openPanel (dataDir: string, settings: PanelSettings, log: 
     const meta = await catalog.getMeta('panel')
     const wanted = { v: 1 as const, assetsKey: toHex(assets.key), serviceName: settings.serviceName }
     if (!meta || meta.assetsKey !== wanted.assetsKey || meta.serviceName !== wanted.serviceName) await catalog.putMeta('panel', wanted)
-    const ctx: PanelContext = { paths, settings, identity, catalog, registries: openRegistries(paths), assets, log, now: Date.now }
+    const ctx: PanelContext = { paths, settings, identity, catalog, registries: openRegistries(paths), admins: panelAdmins(paths, settings, activity), assets, log, activity, now: Date.now }
     return {
       ctx,
       store,

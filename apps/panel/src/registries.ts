@@ -3,7 +3,8 @@ import { readJsonFile, withFileLock, writeJsonAtomic } from '@arus/service'
 import type { PanelPaths } from './paths.js'
 
 /**
- * Panel-private registries: stream keys, publisher enrollments and admin accounts.
+ * Panel-private registries: stream keys and publisher enrollments (admin accounts are the
+ * kit's registry, see @arus/service).
  * Each is a small JSON file re-read on every use, so registry-only CLI commands can
  * edit them beside a running panel and the panel sees the change at its next use.
  */
@@ -18,18 +19,8 @@ export const PublisherEntry = z.object({
 })
 export type PublisherEntry = z.infer<typeof PublisherEntry>
 
-export const AdminEntry = z.object({
-  salt: hex(16),
-  verifier: hex(32),
-  argon: z.object({ opslimit: z.number().int(), memlimit: z.number().int() }),
-  tokenVersion: z.number().int().min(0),
-  createdAt: z.number()
-})
-export type AdminEntry = z.infer<typeof AdminEntry>
-
 const StreamKeysFile = z.object({ v: z.literal(1), keys: z.record(z.string(), hex(32)) })
 const PublishersFile = z.object({ v: z.literal(1), publishers: z.record(z.string(), PublisherEntry) })
-const AdminsFile = z.object({ v: z.literal(1), admins: z.record(z.string(), AdminEntry) })
 
 /** A map persisted as one private JSON file; `update` is read-modify-write under a lock. */
 export interface Registry<T> {
@@ -64,13 +55,11 @@ function createRegistry<T, F extends { v: 1 }> (path: string, schema: z.ZodType<
 export interface PanelRegistries {
   streamKeys: Registry<string>
   publishers: Registry<PublisherEntry>
-  admins: Registry<AdminEntry>
 }
 
 export function openRegistries (paths: PanelPaths): PanelRegistries {
   return {
     streamKeys: createRegistry<string, z.infer<typeof StreamKeysFile>>(paths.streamKeys, StreamKeysFile, 'keys'),
-    publishers: createRegistry<PublisherEntry, z.infer<typeof PublishersFile>>(paths.publishers, PublishersFile, 'publishers'),
-    admins: createRegistry<AdminEntry, z.infer<typeof AdminsFile>>(paths.admins, AdminsFile, 'admins')
+    publishers: createRegistry<PublisherEntry, z.infer<typeof PublishersFile>>(paths.publishers, PublishersFile, 'publishers')
   }
 }

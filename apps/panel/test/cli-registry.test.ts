@@ -12,12 +12,12 @@ describe('arus-panel admin and publisher commands', () => {
   it('add-admin, list-admins, set-admin-password (bumps tokenVersion), remove-admin', async (t) => {
     const env = await setup(t)
     expect(await cliJson(env, ['add-admin', 'root'], 'admin-pw\n')).toMatchObject({ name: 'root', tokenVersion: 0 })
-    expect((await cli(env, ['add-admin', 'root'], 'x\n')).stderr).toContain('PANEL_EXISTS')
-    expect((await cliJson(env, ['list-admins'])).map((a: { name: string }) => a.name)).toEqual(['root'])
+    expect((await cli(env, ['add-admin', 'root'], 'x\n')).stderr).toContain('SERVICE_ADMIN_EXISTS')
+    expect((await cliJson(env, ['list-admins'])).admins.map((a: { name: string }) => a.name)).toEqual(['root'])
     expect(await cliJson(env, ['set-admin-password', 'root'], 'new-pw\n')).toMatchObject({ tokenVersion: 1 })
-    expect(await cliJson(env, ['remove-admin', 'root'])).toEqual({ removed: 'root' })
-    expect(await cliJson(env, ['list-admins'])).toEqual([])
-    expect((await cli(env, ['remove-admin', 'root'])).stderr).toContain('PANEL_NOT_FOUND')
+    expect(await cliJson(env, ['remove-admin', 'root'])).toEqual({ deleted: 'root' })
+    expect(await cliJson(env, ['list-admins'])).toEqual({ admins: [] })
+    expect((await cli(env, ['remove-admin', 'root'])).stderr).toContain('SERVICE_ADMIN_NOT_FOUND')
   })
 
   it('add-publisher prints the secret once; list never shows it; scopes, status and removal', async (t) => {

@@ -20,7 +20,7 @@ describe('arus-panel user commands', () => {
     const bad = await cli(env, ['create-user', 'bad name'], 'pw\n')
     expect(bad.stderr).toContain('PANEL_INVALID_INPUT')
     const nopw = await cli(env, ['create-user', 'bob'], '')
-    expect(nopw.stderr).toContain('PANEL_NO_PASSWORD')
+    expect(nopw.stderr).toContain('SERVICE_NO_PASSWORD')
   })
 
   it('set-password bumps tokenVersion and keeps the grants (re-sealed to the new key)', async (t) => {

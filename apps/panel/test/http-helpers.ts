@@ -1,6 +1,6 @@
 import { createLogger, type FastifyInstance } from '@arus/service'
 import { tmpDir, type TestContextLike } from '@arus/testkit'
-import { createActivityRing } from '../src/activity.js'
+import { panelActivity } from '../src/audit.js'
 import { loadPanelConfig, panelSettings } from '../src/config.js'
 import { buildAdminServer, type AdminServerDeps } from '../src/http/server.js'
 import { countChannels, createPanelMetrics, type PanelMetrics } from '../src/metrics.js'
@@ -32,8 +32,7 @@ export async function adminApi (t: TestContextLike, over: { env?: Record<string,
   await cliJson(env, ['add-admin', 'root'], 'root-pw\n')
   const config = loadPanelConfig(env)
   const log = createLogger({ name: 'panel-test', level: 'warn', destination: { write: () => {} } })
-  const opened = await openPanel(dataDir, panelSettings(config), log)
-  opened.ctx.activity = createActivityRing()
+  const opened = await openPanel(dataDir, panelSettings(config), { log, activity: panelActivity(log) })
   const metrics = createPanelMetrics()
   const startedAt = Date.now()
   metrics.bind({ startedAt, swarmConnections: () => 0, channels: () => countChannels(opened.ctx.catalog) })

@@ -7,6 +7,7 @@ import { tmpDir } from '@arus/testkit'
 import { loadPanelConfig, panelSettings } from '../src/config.js'
 import type { PanelContext } from '../src/context.js'
 import { openPanel } from '../src/open.js'
+import { panelActivity } from '../src/audit.js'
 import { cliJson, initPanel, panelEnv } from './helpers.js'
 import { adminApi, PNG, type AdminApi } from './http-helpers.js'
 
@@ -86,7 +87,7 @@ async function snapshot (ctx: PanelContext) {
   }
   const keys = await ctx.registries.streamKeys.all()
   const publishers = Object.entries(await ctx.registries.publishers.all()).map(([name, p]) => ({ name, scopes: p.scopes, status: p.status }))
-  const admins = Object.entries(await ctx.registries.admins.all()).map(([name, x]) => ({ name, tokenVersion: x.tokenVersion, argon: x.argon }))
+  const admins = Object.entries(await ctx.admins.entries()).map(([name, x]) => ({ name, tokenVersion: x.tokenVersion, argon: x.argon }))
   return { streams, users, catmeta: await ctx.catalog.listCatMeta(), keyIds: Object.keys(keys).sort(), newsKey: keys.news, publishers, admins }
 }
 
@@ -99,7 +100,7 @@ describe('CLI and HTTP parity', () => {
     await writeFile(png, PNG)
     await throughCli(cliEnv, png)
     const log = createLogger({ name: 'parity', level: 'warn', destination: { write: () => {} } })
-    const opened = await openPanel(cliEnv.DATA_DIR!, panelSettings(loadPanelConfig(cliEnv)), log)
+    const opened = await openPanel(cliEnv.DATA_DIR!, panelSettings(loadPanelConfig(cliEnv)), { log, activity: panelActivity(log) })
     let viaCli
     try { viaCli = await snapshot(opened.ctx) } finally { await opened.close() }
 

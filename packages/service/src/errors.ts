@@ -75,6 +75,9 @@ export const SERVICE_ERROR_CODES = {
   SERVICE_LOCKED: { status: 429, meaning: 'Too many login attempts for this name or client address; the body carries retryAfter (seconds).' },
   SERVICE_VERIFY_BUSY: { status: 503, meaning: 'A password verification is already running (one at a time); the login is refused at once.' },
   SERVICE_VERIFY_TIMEOUT: { status: 503, meaning: 'The password verification exceeded loginVerifyTimeoutMs; its worker was terminated and replaced.' },
+  SERVICE_ADMIN_NOT_FOUND: { status: 404, meaning: 'The named admin account does not exist.' },
+  SERVICE_ADMIN_EXISTS: { status: 409, meaning: 'An admin account with that name already exists.' },
+  SERVICE_NO_PASSWORD: { status: 400, meaning: 'A CLI command got no password on its prompt or on stdin.' },
   SERVICE_INTERNAL: { status: 500, meaning: 'An unexpected server error; the details are in the daemon log, never in the response.' }
 } as const
 
@@ -156,6 +159,18 @@ export class ServiceError extends ArusError {
 
   static verifyTimeout (timeoutMs: number): ServiceError {
     return new ServiceError('SERVICE_VERIFY_TIMEOUT', `password verification exceeded ${timeoutMs} ms`)
+  }
+
+  static adminNotFound (name: string): ServiceError {
+    return new ServiceError('SERVICE_ADMIN_NOT_FOUND', `admin "${name.slice(0, 64)}" not found`)
+  }
+
+  static adminExists (name: string): ServiceError {
+    return new ServiceError('SERVICE_ADMIN_EXISTS', `admin "${name.slice(0, 64)}" already exists`)
+  }
+
+  static noPassword (): ServiceError {
+    return new ServiceError('SERVICE_NO_PASSWORD', 'no password was given on the prompt or on stdin')
   }
 
   static internal (message = 'internal error', cause?: unknown): ServiceError {

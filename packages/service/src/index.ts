@@ -58,3 +58,18 @@ export type { Logger } from 'pino'
 export type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 export { readSecretLine, printResult, processIO, runCommandLine } from './cli-io.js'
 export type { CliIO } from './cli-io.js'
+
+export { createDaemonProgram, cliLogger } from './program.js'
+export type { DaemonCli, DaemonProgramInit, RunningDaemon } from './program.js'
+export { swarmEnv, socketBufferEnv, configSnapshotEnv, swarmSettings, adminAuthEnv, controlEnv, controlSettings } from './env-sections.js'
+export type { SwarmEnv, ControlSettings, ControlEnvSection } from './env-sections.js'
+export { createActivity, withActor, ACTIVITY_RING_SIZE, ACTIVITY_BASE_FIELDS } from './admin/activity.js'
+export type { Activity, ActivityEntry, ActivityFields, ActivityInit, ActivityValue } from './admin/activity.js'
+export {
+  createAdminRegistry, adminPasswordInput, ADMINS_FILE_VERSION, AddAdminInput, SetAdminPasswordInput, AdminNameParams,
+  AdminName, AdminPassword, AdminView, AdminList, AdminEntry, DeletedReply
+} from './admin/admins.js'
+export type { AdminRegistry, AdminRegistryComponents, AdminRegistryInit } from './admin/admins.js'
+export { adminRoutes } from './admin/admin-routes.js'
+export { adminCommands } from './admin/admin-commands.js'
+export { loadSigningKey } from './admin/signing-key.js'

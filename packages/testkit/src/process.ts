@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
+import { createWriteStream } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { TestkitError } from './errors.js'
 import { registerTeardown } from './teardown.js'
@@ -13,6 +14,10 @@ export interface SpawnInit {
   cwd?: string
   /** Hard life limit: SIGKILL after this long. Default: none (teardown still stops it). */
   timeoutMs?: number
+  /** Written to stdin, which is then closed. Default: stdin ignored. */
+  input?: string
+  /** Appends stdout and stderr to this file (created 0600); closed when the process ends. */
+  logFile?: string
 }
 
 /** How a process ended. */
@@ -34,17 +39,26 @@ export interface SpawnedProcess {
   waitForExit(timeoutMs?: number): Promise<ExitStatus>
   /** Sends `signal` (default SIGTERM), SIGKILL after `timeoutMs` (default 5000); resolves with the exit status. */
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<ExitStatus>
+  /** Settles when the process ends, unbounded (for races such as "whichever dies first"). */
+  readonly exited: Promise<ExitStatus>
 }
 
 const DEFAULT_WAIT_MS = 10_000
 const DEFAULT_STOP_MS = 5000
 
 /**
- * Spawns `cmd args` with piped stdout/stderr (stdin ignored). On teardown the process is
- * stopped (SIGTERM, then SIGKILL after 5 s) if it is still running.
+ * Spawns `cmd args` with piped stdout/stderr (stdin ignored unless `input`). On teardown the
+ * process is stopped (SIGTERM, then SIGKILL after 5 s) if it is still running; a process
+ * that ended on its own needs no teardown and leaves the pending list.
  */
 export function spawnProcess (t: TestContextLike | undefined, cmd: string, args: readonly string[] = [], init: SpawnInit = {}): SpawnedProcess {
-  const child = spawn(cmd, args, { cwd: init.cwd, env: { ...process.env, ...init.env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const stdin = init.input === undefined ? 'ignore' : 'pipe'
+  const child = spawn(cmd, args, { cwd: init.cwd, env: { ...process.env, ...init.env }, stdio: [stdin, 'pipe', 'pipe'] })
+  child.stdin?.on('error', () => {}) // a child that exits without reading its input
+  child.stdin?.end(init.input)
+  const log = init.logFile === undefined ? null : createWriteStream(init.logFile, { flags: 'a', mode: 0o600 })
+  log?.on('error', () => {})
+  const closeLog = (): Promise<void> => new Promise((resolve) => { if (log === null) resolve(); else log.end(resolve) })
   const lines: string[] = []
   const lineListeners = new Set<() => void>()
   let stderr = ''
@@ -53,16 +67,17 @@ export function spawnProcess (t: TestContextLike | undefined, cmd: string, args:
 
   createInterface({ input: child.stdout! }).on('line', (line) => {
     lines.push(line)
+    log?.write(`${line}\n`)
     for (const listener of lineListeners) listener()
   })
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; log?.write(chunk) })
   // 'close' rather than 'exit': stdout is fully read by then, so stdoutLines() is final.
   const closed = new Promise<ExitStatus>((resolve, reject) => {
-    child.once('error', (err) => { spawnError = err; reject(TestkitError.spawnFailed(cmd, err)) })
+    child.once('error', (err) => { spawnError = err; closeLog().finally(() => reject(TestkitError.spawnFailed(cmd, err))).catch(() => {}) })
     child.once('close', (code, signal) => {
       status = { code, signal }
       for (const listener of lineListeners) listener()
-      resolve(status)
+      closeLog().finally(() => resolve({ code, signal })).catch(() => {})
     })
   })
   closed.catch(() => {}) // observed through waitForExit/stop; never an unhandled rejection
@@ -107,6 +122,7 @@ export function spawnProcess (t: TestContextLike | undefined, cmd: string, args:
       .finally(() => { if (listener) lineListeners.delete(listener) })
   }
 
-  registerTeardown(t, async () => { await stop('SIGTERM', DEFAULT_STOP_MS).catch(() => {}) })
-  return { child, stdoutLines: () => [...lines], stderrText: () => stderr, waitForLine, waitForExit, stop }
+  const teardown = registerTeardown(t, async () => { await stop('SIGTERM', DEFAULT_STOP_MS).catch(() => {}) })
+  closed.then(teardown, teardown).catch(() => {})
+  return { child, stdoutLines: () => [...lines], stderrText: () => stderr, waitForLine, waitForExit, stop, exited: closed }
 }

@@ -8,9 +8,13 @@ import type { TestContextLike } from './teardown.js'
 
 /** A fresh directory under the OS temp dir, removed (recursive, force) on teardown. */
 export function tmpDir (t?: TestContextLike, prefix = 'arus-test-'): string {
+  return ownedTmpDir(t, prefix).dir
+}
+
+/** {@link tmpDir} and its idempotent teardown, for helpers whose `close()` removes it. */
+export function ownedTmpDir (t: TestContextLike | undefined, prefix: string): { dir: string; remove: () => Promise<void> } {
   const dir = mkdtempSync(join(tmpdir(), prefix))
-  registerTeardown(t, () => { rmSync(dir, { recursive: true, force: true }) })
-  return dir
+  return { dir, remove: registerTeardown(t, () => { rmSync(dir, { recursive: true, force: true }) }) }
 }
 
 /** A Corestore in a fresh {@link tmpDir}; on teardown the store closes, then the dir goes. */

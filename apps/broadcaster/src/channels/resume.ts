@@ -10,12 +10,20 @@ import type { ChannelManager } from './manager.js'
 
 export interface ResumeStatus { resuming: boolean; resumed: number; total: number; failed: number; resumeSec: number | null }
 
-export interface Resume { status(): ResumeStatus; done: Promise<void>; cancel(): void }
+/** The boot resume: reports 'resuming' from creation, starts channels once `start()` is called. */
+export interface Resume {
+  status(): ResumeStatus
+  /** Starts every desired-running channel (paced); once. */
+  start(): void
+  /** Resolves when the resume has finished (or was cancelled); at once if it never started. */
+  done(): Promise<void>
+  cancel(): void
+}
 
-export function startResume (manager: ChannelManager, log: Logger, init: { paceMs: number }): Resume {
-  const ids = manager.list().filter((c) => c.desiredRunning).map((c) => c.id)
+export function createResume (manager: ChannelManager, log: Logger, init: { paceMs: number }): Resume {
+  let ids: string[] = []
   const abort = new AbortController()
-  const started = Date.now()
+  let started = 0
   let resumed = 0
   let failed = 0
   let finishedAt: number | null = null
@@ -43,7 +51,7 @@ export function startResume (manager: ChannelManager, log: Logger, init: { paceM
     finishedAt = Date.now()
     if (ids.length > 0) log.info({ event: 'resume.done', resumed, failed, total: ids.length, ms: finishedAt - started }, 'boot resume finished')
   }
-  const done = run()
+  let running: Promise<void> | null = null
   return {
     status: () => ({
       resuming: finishedAt === null,
@@ -52,7 +60,13 @@ export function startResume (manager: ChannelManager, log: Logger, init: { paceM
       failed,
       resumeSec: finishedAt === null ? null : Math.round((finishedAt - started) / 100) / 10
     }),
-    done,
+    start () {
+      if (running !== null) return
+      ids = manager.list().filter((c) => c.desiredRunning).map((c) => c.id)
+      started = Date.now()
+      running = run()
+    },
+    done: () => running ?? Promise.resolve(),
     cancel: () => abort.abort()
   }
 }

@@ -17,7 +17,7 @@ const LogsQuery = z.strictObject({ lines: z.coerce.number().int().min(1).max(LOG
 export function channelRoutes (app: FastifyInstance, manager: ChannelManager): void {
   const tag = 'channels'
   route(app, { method: 'GET', url: '/api/channels', auth: true, tag, summary: 'Channels with live status' },
-    async () => manager.list())
+    async () => ({ channels: manager.list() }))
   route(app, { method: 'POST', url: '/api/channels', auth: true, tag, status: 201, summary: 'Add a channel (stopped; start it with .../start)', body: CreateChannelBody },
     async ({ body }) => manager.add(body))
   route(app, { method: 'GET', url: '/api/channels/:id', auth: true, tag, summary: 'Channel status object', params: IdParams },
@@ -25,7 +25,7 @@ export function channelRoutes (app: FastifyInstance, manager: ChannelManager): v
   route(app, { method: 'PATCH', url: '/api/channels/:id', auth: true, tag, summary: 'Edit metadata, input, transcode, buffer or HLS settings; applies on next start (a source change mints a new feed generation)', params: IdParams, body: PatchChannelBody },
     async ({ params, body }) => manager.patch(params.id, body))
   route(app, { method: 'DELETE', url: '/api/channels/:id', auth: true, tag, summary: 'Remove a stopped channel (its feed identity is kept); refused while running', params: IdParams },
-    async ({ params }) => { await manager.remove(params.id) })
+    async ({ params }) => { await manager.remove(params.id); return { deleted: params.id } })
   route(app, { method: 'POST', url: '/api/channels/:id/start', auth: true, tag, summary: 'Start: spawn the pipeline, seed the feed, register isLive true; clears the log ring', params: IdParams },
     async ({ params }) => manager.start(params.id, { operator: true }))
   route(app, { method: 'POST', url: '/api/channels/:id/stop', auth: true, tag, summary: 'Stop: tear the pipeline down and register isLive false', params: IdParams },

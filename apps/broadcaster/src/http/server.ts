@@ -1,8 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
-import type { ArgonCost } from '@arus/crypto'
-import { buildControlServer, type Logger, type Registry, type TokenKeys, type VerifyWorker } from '@arus/service'
-import { adminTokenVersion, adminVerifierInput, type AdminCtx } from '../ops/admins.js'
+import { buildControlServer, type AdminRegistry, type ControlSettings, type Logger, type Registry, type TokenKeys, type VerifyWorker } from '@arus/service'
 import { channelRoutes } from './routes-channels.js'
 import { serviceRoutes, type ServiceRouteDeps } from './routes-service.js'
 
@@ -16,21 +14,13 @@ import { serviceRoutes, type ServiceRouteDeps } from './routes-service.js'
 /** The plain HTML/JS dashboard, served at / (a client of this same API). */
 export const UI_DIR = fileURLToPath(new URL('../../ui/', import.meta.url))
 
-export interface ControlServerSettings {
-  sessionTtlMs: number
-  lockout: { threshold: number; windowSeconds: number }
-  verifyTimeoutMs: number
-  /** Cost of the decoy verification for unknown names (the admins' cost, so timing matches). */
-  decoyCost: ArgonCost
-}
-
 export interface BroadcasterServerDeps extends ServiceRouteDeps {
   log: Logger
   metrics: Registry
   keys: TokenKeys
-  admins: AdminCtx
+  admins: AdminRegistry
   health(): Record<string, unknown>
-  settings: ControlServerSettings
+  settings: Pick<ControlSettings, 'sessionTtlMs' | 'lockout' | 'verifyTimeoutMs' | 'trustProxy'>
   startedAt: number
   /** A verify worker to share (tests); the server owns one otherwise. */
   verifier?: VerifyWorker
@@ -45,14 +35,13 @@ export function buildBroadcasterServer (d: BroadcasterServerDeps): FastifyInstan
     health: d.health,
     startedAt: d.startedAt,
     staticDir: UI_DIR,
+    trustProxy: d.settings.trustProxy,
+    admins: d.admins,
     auth: {
       keys: d.keys,
       sessionTtlMs: d.settings.sessionTtlMs,
-      currentTokenVersion: (name) => adminTokenVersion(d.admins, name),
-      verifierInput: (name, password) => adminVerifierInput(d.admins, name, password),
       lockout: d.settings.lockout,
       verifyTimeoutMs: d.settings.verifyTimeoutMs,
-      decoyCost: d.settings.decoyCost,
       ...(d.verifier ? { verifier: d.verifier } : {})
     }
   })

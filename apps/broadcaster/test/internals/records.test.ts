@@ -78,7 +78,8 @@ describe('analytics', () => {
     let t = Date.UTC(2026, 10, 21, 13, 5)
     let peers = 2
     let egress = 1000
-    const a = await openAnalytics(() => [{ id: 'ch', peers, egressBytesTotal: egress }], { enabled: true, retentionDays: 2, sampleMs: 3_600_000, path: null, now: () => t })
+    const a = await openAnalytics({ enabled: true, retentionDays: 2, sampleMs: 3_600_000, path: null, now: () => t })
+    a.start(() => [{ id: 'ch', peers, egressBytesTotal: egress }])
     await a.sample()
     a.respawn('ch'); a.respawn('ch'); a.incident()
     peers = 4; egress = 1500; t += 300_000

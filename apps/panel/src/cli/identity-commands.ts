@@ -7,12 +7,14 @@ import { panelSettings } from '../config.js'
 import { PanelError } from '../errors.js'
 import { createIdentity, decodeIdentity, encodeIdentity, loadIdentity, saveIdentity } from '../identity.js'
 import { openPanel } from '../open.js'
+import { panelActivity } from '../audit.js'
 import { panelPaths } from '../paths.js'
 import { cliBase } from './context.js'
-import { printResult as print, readSecretLine, type CliIO } from '@arus/service'
+import { readSecretLine, type DaemonCli } from '@arus/service'
 
 /** init, export-escrow, verify-escrow (spec 1 Admin CLI). */
-export function identityCommands (program: Command, io: CliIO, json: () => boolean): void {
+export function identityCommands (program: Command, cli: DaemonCli): void {
+  const { io, out } = cli
   program.command('init')
     .description('generate the panel identity (signing key, OPRF key); print the panel public key and pairing code')
     .action(async () => {
@@ -22,11 +24,11 @@ export function identityCommands (program: Command, io: CliIO, json: () => boole
       await ensurePrivateDir(paths.privateDir)
       const id = createIdentity()
       await saveIdentity(paths, id)
-      const opened = await openPanel(config.DATA_DIR, panelSettings(config), log)
+      const opened = await openPanel(config.DATA_DIR, panelSettings(config), { log, activity: panelActivity(log) })
       await opened.close()
       const panelKey = toHex(id.publicKey)
       const code = pairingCode(id.publicKey)
-      print(io, json(), { panelKey, pairingCode: code, legacyPublisherKeyFile: paths.legacyPublisherKey },
+      out({ panelKey, pairingCode: code, legacyPublisherKeyFile: paths.legacyPublisherKey },
         `panel public key: ${panelKey}\npairing code:     ${code}\nlegacy publisher key (secret): ${paths.legacyPublisherKey}`)
     })
 
@@ -43,7 +45,7 @@ export function identityCommands (program: Command, io: CliIO, json: () => boole
       const envelope = await sealEscrow(secrets, passphrase, { fingerprint })
       checkEscrow(await openEscrow(envelope, passphrase), fingerprint)
       await writeFileAtomic(opts.out, JSON.stringify(envelope, null, 2) + '\n', { mode: 0o600 })
-      print(io, json(), { file: opts.out, fingerprint, kdf: envelope.kdf.alg, verified: true }, `escrow written to ${opts.out} (fingerprint ${fingerprint}, verified)`)
+      out({ file: opts.out, fingerprint, kdf: envelope.kdf.alg, verified: true }, `escrow written to ${opts.out} (fingerprint ${fingerprint}, verified)`)
     })
 
   program.command('verify-escrow <file>')
@@ -61,7 +63,7 @@ export function identityCommands (program: Command, io: CliIO, json: () => boole
         await ensurePrivateDir(paths.privateDir)
         await saveIdentity(paths, id)
       }
-      print(io, json(), { fingerprint: envelope.fingerprint, verified: true, restoredTo: opts.restoreTo ?? null },
+      out({ fingerprint: envelope.fingerprint, verified: true, restoredTo: opts.restoreTo ?? null },
         `escrow OK: fingerprint ${envelope.fingerprint}${opts.restoreTo ? `, restored to ${opts.restoreTo}` : ''}`)
     })
 }

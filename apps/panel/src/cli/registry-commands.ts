@@ -1,29 +1,13 @@
 import type { Command } from 'commander'
-import { PanelError } from '../errors.js'
-import { addAdmin, listAdmins, removeAdmin, setAdminPassword } from '../ops/admins.js'
 import { addPublisher, listPublishers, removePublisher, setPublisherScopes, setPublisherStatus } from '../ops/publishers.js'
 import { withRegistries } from './context.js'
-import { printResult as print, readSecretLine, type CliIO } from '@arus/service'
+import type { DaemonCli } from '@arus/service'
 
 const globs = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean)
 
-/** Admins and publishers: private registries only, so they work beside a running panel. */
-export function registryCommands (program: Command, io: CliIO, json: () => boolean): void {
-  const out = (value: unknown, human?: string) => print(io, json(), value, human)
-  const password = async () => {
-    const pw = await readSecretLine(io, 'password: ')
-    if (!pw) throw new PanelError('PANEL_NO_PASSWORD')
-    return pw
-  }
-
-  program.command('add-admin <name>').description('add an admin account for the HTTP API (password from the prompt or stdin)')
-    .action(async (name: string) => { const pw = await password(); out(await withRegistries(io, (ctx) => addAdmin(ctx, { name, password: pw })), `admin ${name} added`) })
-  program.command('remove-admin <name>').description('remove an admin account')
-    .action(async (name: string) => { await withRegistries(io, (ctx) => removeAdmin(ctx, name)); out({ removed: name }, `admin ${name} removed`) })
-  program.command('set-admin-password <name>').description("rotate an admin's password (ends its sessions)")
-    .action(async (name: string) => { const pw = await password(); out(await withRegistries(io, (ctx) => setAdminPassword(ctx, name, pw)), `password of admin ${name} rotated`) })
-  program.command('list-admins').description('admin accounts')
-    .action(async () => { const a = await withRegistries(io, (ctx) => listAdmins(ctx)); out(a, a.map((x) => x.name).join('\n') || '(no admins)') })
+/** Publishers: private registries only, so they work beside a running panel. */
+export function registryCommands (program: Command, cli: DaemonCli): void {
+  const { io, out } = cli
 
   program.command('add-publisher <name>').description('enroll a publishing site: prints its secret key once (its PUBLISHER_KEY)')
     .option('--scopes <globs>', 'comma-separated stream-id globs', '*')

@@ -5,7 +5,7 @@ import { PanelError } from '../errors.js'
 import { uploadArt } from '../ops/art.js'
 import { addStream, deleteStream, setMeta, type StreamMetaPatch } from '../ops/streams.js'
 import { withStore } from './context.js'
-import { printResult as print, type CliIO } from '@arus/service'
+import type { DaemonCli } from '@arus/service'
 
 const categories = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean)
 
@@ -22,7 +22,8 @@ function parseBool (name: string, v: string): boolean {
 }
 
 /** Streams and art (spec 1 Admin CLI). The CLI has no redirect URL option (spec). */
-export function streamCommands (program: Command, io: CliIO, json: () => boolean): void {
+export function streamCommands (program: Command, cli: DaemonCli): void {
+  const { io, out } = cli
   program.command('add-stream <id>').description('register a stream and generate its key (printed once)')
     .option('--title <title>').option('--category <list>', 'comma-separated categories')
     .option('--feed <feedKey>', 'feed key (hex)').option('--key <hex>', 'use this stream key instead of generating one')
@@ -30,10 +31,10 @@ export function streamCommands (program: Command, io: CliIO, json: () => boolean
       const r = await withStore(io, (ctx) => addStream(ctx, {
         id, title: o.title, category: o.category === undefined ? undefined : categories(o.category), feedKey: o.feed, key: o.key
       }))
-      print(io, json(), r, `stream ${id} added\nstream key (secret, shown once): ${r.key}`)
+      out(r, `stream ${id} added\nstream key (secret, shown once): ${r.key}`)
     })
   program.command('delete-stream <id>').description('full purge: record, key, grants, art')
-    .action(async (id: string) => { await withStore(io, (ctx) => deleteStream(ctx, id)); print(io, json(), { deleted: id }, `stream ${id} purged`) })
+    .action(async (id: string) => { await withStore(io, (ctx) => deleteStream(ctx, id)); out({ deleted: id }, `stream ${id} purged`) })
   program.command('set-meta <id>').description('update metadata; an empty --epg-url or --epg-id clears the EPG pair')
     .option('--title <title>').option('--description <text>').option('--category <list>')
     .option('--featured <bool>').option('--order <n>', '0-9999 or null')
@@ -48,12 +49,12 @@ export function streamCommands (program: Command, io: CliIO, json: () => boolean
       if (o.epgUrl !== undefined) patch.epgUrl = o.epgUrl
       if (o.epgId !== undefined) patch.epgId = o.epgId
       if (Object.keys(patch).length === 0) throw PanelError.invalid('nothing to change: give at least one option')
-      print(io, json(), await withStore(io, (ctx) => setMeta(ctx, id, patch)), `stream ${id} updated`)
+      out(await withStore(io, (ctx) => setMeta(ctx, id, patch)), `stream ${id} updated`)
     })
   program.command('upload-art <id> <kind> <file>').description('add art (poster, backdrop or logo) to the assets drive')
     .action(async (id: string, kind: string, file: string) => {
       const bytes = await readFile(file)
       const r = await withStore(io, (ctx) => uploadArt(ctx, id, kind, bytes, extname(file)))
-      print(io, json(), r, `${kind} of ${id}: ${r.path}`)
+      out(r, `${kind} of ${id}: ${r.path}`)
     })
 }

@@ -4,13 +4,7 @@ import { allUsers, grant, revoke } from '../ops/grants.js'
 import * as users from '../ops/users.js'
 import { listStreams } from '../ops/streams.js'
 import { withStore } from './context.js'
-import { printResult as print, readSecretLine, type CliIO } from '@arus/service'
-
-async function password (io: CliIO): Promise<string> {
-  const pw = await readSecretLine(io, 'password: ')
-  if (!pw) throw new PanelError('PANEL_NO_PASSWORD')
-  return pw
-}
+import type { DaemonCli } from '@arus/service'
 
 function parseCount (value: string): number {
   if (!/^\d+$/.test(value)) throw PanelError.invalid(`"${value.slice(0, 20)}" is not a whole number`)
@@ -18,18 +12,18 @@ function parseCount (value: string): number {
 }
 
 /** Viewer accounts, grants and devices (spec 1 Admin CLI). */
-export function userCommands (program: Command, io: CliIO, json: () => boolean): void {
-  const out = (value: unknown, human?: string) => print(io, json(), value, human)
+export function userCommands (program: Command, cli: DaemonCli): void {
+  const { io, out } = cli
 
   program.command('create-user <username>').description('create a viewer account (password from the prompt or stdin)')
     .action(async (u: string) => {
       users.parseUsername(u)
-      const pw = await password(io)
+      const pw = await cli.password()
       out(await withStore(io, (ctx) => users.createUser(ctx, { username: u, password: pw })), `user ${u} created`)
     })
   program.command('set-password <username>').description('rotate a password: re-seals grants, ends every session')
     .action(async (u: string) => {
-      const pw = await password(io)
+      const pw = await cli.password()
       out(await withStore(io, (ctx) => users.setPassword(ctx, u, pw)), `password of ${u} rotated`)
     })
   program.command('set-status <username> <status>').description('active or disabled (disabling revokes sessions)')

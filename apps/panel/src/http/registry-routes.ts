@@ -1,26 +1,14 @@
 import type { FastifyInstance } from '@arus/service'
 import type { PanelContext } from '../context.js'
-import { addAdmin, listAdmins, removeAdmin, setAdminPassword } from '../ops/admins.js'
 import { addPublisher, listPublishers, removePublisher, setPublisherScopes, setPublisherStatus } from '../ops/publishers.js'
 import { panelRoute } from './panel-route.js'
 import {
-  AddAdminBody, AdminList, AdminView, DeletedReply, EnrollBody, EnrollReply, NameParams, PasswordBody,
-  PublisherList, PublisherStatusBody, PublisherView, ScopesBody
+  DeletedReply, EnrollBody, EnrollReply, NameParams, PublisherList, PublisherStatusBody, PublisherView, ScopesBody
 } from './schemas.js'
 
-/** Admin accounts and publisher enrollments (spec 1 "Admins", "Publishers" routes). */
+/** Publisher enrollments (spec 1 "Publishers" routes); the admin routes are the kit's. */
 export function registryRoutes (app: FastifyInstance, ctx: PanelContext): void {
-  let tag = 'admins'
-  panelRoute(app, { method: 'GET', url: '/api/admins', tag, summary: 'Admin accounts', response: AdminList },
-    async () => ({ admins: await listAdmins(ctx) }))
-  panelRoute(app, { method: 'POST', url: '/api/admins', tag, summary: 'Add an admin account', body: AddAdminBody, response: AdminView, status: 201 },
-    async ({ body }) => addAdmin(ctx, body))
-  panelRoute(app, { method: 'DELETE', url: '/api/admins/:name', tag, summary: 'Remove an admin account (its sessions end)', params: NameParams, response: DeletedReply },
-    async ({ params }) => { await removeAdmin(ctx, params.name); return { deleted: params.name } })
-  panelRoute(app, { method: 'POST', url: '/api/admins/:name/password', tag, summary: "Rotate an admin's password; bumps tokenVersion, ending its sessions", params: NameParams, body: PasswordBody, response: AdminView },
-    async ({ params, body }) => setAdminPassword(ctx, params.name, body.password))
-
-  tag = 'publishers'
+  const tag = 'publishers'
   panelRoute(app, { method: 'GET', url: '/api/publishers', tag, summary: 'Enrolled publishers', response: PublisherList },
     async () => ({ publishers: await listPublishers(ctx) }))
   panelRoute(app, { method: 'POST', url: '/api/publishers', tag, summary: 'Enroll a publishing site; returns its secretKey once', body: EnrollBody, response: EnrollReply, status: 201 },

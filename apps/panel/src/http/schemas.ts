@@ -148,12 +148,9 @@ export const OrderCategoriesBody = z.strictObject({ order: z.array(z.string().mi
 export const DeleteCategoryQuery = z.object({ strip: z.enum(['true', 'false', '1', '0']).optional().describe('Also remove the category from every record') })
 export const DeleteCategoryReply = z.object({ deleted: z.string(), stripped: z.number() })
 
-// --- admins and publishers ---------------------------------------------------
+// --- publishers ---------------------------------------------------
 
 export const NameParams = z.object({ name: z.string().min(1).max(64) })
-export const AdminView = z.object({ name: z.string(), tokenVersion: z.number(), createdAt: z.number() })
-export const AdminList = z.object({ admins: z.array(AdminView) })
-export const AddAdminBody = z.strictObject({ name: z.string().min(1).max(64), password: Password })
 
 const Scopes = z.array(z.string().min(1).max(128)).max(256)
 export const PublisherView = z.object({
@@ -194,4 +191,4 @@ export const ObservabilityReply = z.object({
   activity: z.array(ActivityEntry).describe('The last 200 entries, newest first (in memory)')
 })
 
-export const DeletedReply = z.object({ deleted: z.string() })
+export { DeletedReply } from '@arus/service'

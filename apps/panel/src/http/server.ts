@@ -2,28 +2,19 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { CatalogError } from '@arus/catalog'
 import {
-  ArusError, buildControlServer, listenControlServer, type FastifyInstance, type Logger, type VerifyWorker
+  ArusError, buildControlServer, listenControlServer, type ControlSettings, type FastifyInstance, type Logger, type VerifyWorker
 } from '@arus/service'
-import type { PanelConfig } from '../config.js'
 import type { PanelContext } from '../context.js'
 import type { PanelMetrics } from '../metrics.js'
 import { METRICS_PREFIX } from '../metrics.js'
-import { adminTokenVersion, adminVerifierInput } from '../ops/admins.js'
 import { categoryRoutes } from './category-routes.js'
 import { registryRoutes } from './registry-routes.js'
 import { statusRoutes, type StatusSources } from './status-routes.js'
 import { streamRoutes } from './stream-routes.js'
 import { userRoutes } from './user-routes.js'
 
-/** Admin HTTP settings, from the env (config.ts). */
-export interface AdminHttpSettings {
-  /** Admin session token lifetime (ADMIN_SESSION_TTL_HOURS). */
-  sessionTtlMs: number
-  /** loginVerifyTimeoutMs (ADMIN_VERIFY_TIMEOUT_MS). */
-  verifyTimeoutMs: number
-  /** ADMIN_TRUST_PROXY. */
-  trustProxy: boolean
-}
+/** Admin HTTP settings from the env's ADMIN_* section (the kit's controlSettings). */
+export type AdminHttpSettings = Pick<ControlSettings, 'sessionTtlMs' | 'verifyTimeoutMs' | 'trustProxy'>
 
 /** Collaborators of {@link buildAdminServer}. */
 export interface AdminServerDeps extends StatusSources {
@@ -86,15 +77,13 @@ export function buildAdminServer (deps: AdminServerDeps): FastifyInstance {
     ...(staticDir !== undefined ? { staticDir } : {}),
     mapError: mapPanelError,
     trustProxy: deps.settings.trustProxy,
+    admins: ctx.admins,
     auth: {
       // Admin tokens are panel-signed (spec 1 "Authentication" 1) and carry typ 'admin'.
       keys: { publicKey: ctx.identity.publicKey, secretKey: ctx.identity.secretKey },
       sessionTtlMs: deps.settings.sessionTtlMs,
-      currentTokenVersion: (name) => adminTokenVersion(ctx, name),
-      verifierInput: (name, password) => adminVerifierInput(ctx, name, password),
       lockout: { threshold: ctx.settings.lockoutThreshold, windowSeconds: ctx.settings.lockoutSeconds },
       verifyTimeoutMs: deps.settings.verifyTimeoutMs,
-      decoyCost: ctx.settings.argon,
       ...(deps.verifier !== undefined ? { verifier: deps.verifier } : {}),
       ...(deps.now !== undefined ? { now: deps.now } : {})
     }
@@ -107,22 +96,13 @@ export function buildAdminServer (deps: AdminServerDeps): FastifyInstance {
   return app
 }
 
-/** Admin HTTP settings from the env. */
-export function adminHttpSettings (config: PanelConfig): AdminHttpSettings {
-  return {
-    sessionTtlMs: config.ADMIN_SESSION_TTL_HOURS * 3_600_000,
-    verifyTimeoutMs: config.ADMIN_VERIFY_TIMEOUT_MS,
-    trustProxy: config.ADMIN_TRUST_PROXY
-  }
-}
-
 /** A listening admin server. */
 export interface RunningAdminServer { app: FastifyInstance; url: string; close(): Promise<void> }
 
 /** Builds and listens on ADMIN_HOST:ADMIN_PORT (loopback only); logs `admin.listening` with the URL. */
-export async function startAdminServer (deps: Omit<AdminServerDeps, 'settings'>, config: PanelConfig, log: Logger): Promise<RunningAdminServer> {
-  const app = buildAdminServer({ ...deps, settings: adminHttpSettings(config) })
-  const url = await listenControlServer(app, { host: config.ADMIN_HOST, port: config.ADMIN_PORT })
+export async function startAdminServer (deps: Omit<AdminServerDeps, 'settings'>, control: ControlSettings, log: Logger): Promise<RunningAdminServer> {
+  const app = buildAdminServer({ ...deps, settings: control })
+  const url = await listenControlServer(app, { host: control.host, port: control.port })
   log.info({ event: 'admin.listening', url }, 'admin API listening')
   return { app, url, async close () { await app.close() } }
 }

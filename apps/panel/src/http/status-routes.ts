@@ -1,7 +1,6 @@
 import { pairingCode, toHex } from '@arus/crypto'
 import type { FastifyInstance } from '@arus/service'
 import type { PanelContext } from '../context.js'
-import { listAdmins } from '../ops/admins.js'
 import { allUsers } from '../ops/grants.js'
 import { listStreams } from '../ops/streams.js'
 import { createDiskProbe } from './disk.js'
@@ -26,7 +25,7 @@ export function statusRoutes (app: FastifyInstance, ctx: PanelContext, src: Stat
         users,
         streams: streams.length,
         live: streams.filter((s) => s.type === 'live' && s.isLive === true).length,
-        admins: (await listAdmins(ctx)).length,
+        admins: await ctx.admins.count(),
         panelKey: toHex(ctx.identity.publicKey),
         serviceName: ctx.settings.serviceName,
         pairingCode: pairingCode(ctx.identity.publicKey),
@@ -43,7 +42,7 @@ export function statusRoutes (app: FastifyInstance, ctx: PanelContext, src: Stat
         memory: { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers },
         swarm: { connections: src.swarm?.connections.size ?? 0, peers: src.swarm?.peers?.size ?? 0 },
         ...(await disk()),
-        activity: ctx.activity?.list() ?? []
+        activity: ctx.activity.list()
       }
     })
 }

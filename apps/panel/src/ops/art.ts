@@ -1,5 +1,4 @@
 import { blake2b256, toHex } from '@arus/crypto'
-import { recordActivity } from '../activity.js'
 import type { PanelContext } from '../context.js'
 import { PanelError } from '../errors.js'
 import { parseStreamId, setMeta } from './streams.js'
@@ -27,7 +26,7 @@ export async function uploadArt (ctx: PanelContext, streamId: string, kind: stri
   const old = before?.[kind as ArtKind]
   await setMeta(ctx, id, { [kind]: path })
   if (old && old !== path) await purgeUnusedArt(ctx, [old])
-  recordActivity(ctx, { event: 'art.uploaded', streamId: id, kind }, 'art uploaded')
+  ctx.activity.record({ event: 'art.uploaded', streamId: id, kind }, 'art uploaded')
   return { path }
 }
 

@@ -1,5 +1,4 @@
 import { CatMetaRecord, keys, slugify } from '@arus/catalog'
-import { recordActivity } from '../activity.js'
 import type { PanelContext } from '../context.js'
 import { PanelError } from '../errors.js'
 import { listStreams, setMeta } from './streams.js'
@@ -133,7 +132,7 @@ export async function createCategory (ctx: PanelContext, input: { name: string }
   const record = apply(null, slug, { ...patch, label: patch.label ?? (name.trim() !== slug ? name.trim() : null) })
   check(record, metas)
   await ctx.catalog.putCatMeta(record)
-  recordActivity(ctx, { event: 'category.created', slug }, 'category created')
+  ctx.activity.record({ event: 'category.created', slug }, 'category created')
   return view(ctx, slug)
 }
 
@@ -145,7 +144,7 @@ export async function editCategory (ctx: PanelContext, nameOrSlug: string, patch
   check(record, metas)
   if (isEmpty(record)) await ctx.catalog.deleteCatMeta(slug)
   else await ctx.catalog.putCatMeta(record)
-  recordActivity(ctx, { event: 'category.updated', slug, fields: Object.keys(patch).sort() }, 'category updated')
+  ctx.activity.record({ event: 'category.updated', slug, fields: Object.keys(patch).sort() }, 'category updated')
   return view(ctx, slug)
 }
 
@@ -159,7 +158,7 @@ export async function orderCategories (ctx: PanelContext, slugs: string[]): Prom
       await b.update(keys.catMeta(slug), (cur) => ({ ...(cur ?? { v: 1 as const, slug }), order: i }))
     }
   })
-  recordActivity(ctx, { event: 'category.ordered', count: list.length }, 'categories ordered')
+  ctx.activity.record({ event: 'category.ordered', count: list.length }, 'categories ordered')
   return listCategories(ctx)
 }
 
@@ -181,6 +180,6 @@ export async function deleteCategory (ctx: PanelContext, nameOrSlug: string, opt
       stripped++
     }
   }
-  recordActivity(ctx, { event: 'category.deleted', slug, count: stripped }, 'category deleted')
+  ctx.activity.record({ event: 'category.deleted', slug, count: stripped }, 'category deleted')
   return { deleted: slug, stripped }
 }

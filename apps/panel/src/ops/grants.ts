@@ -1,6 +1,5 @@
 import type { UserRecord } from '@arus/catalog'
 import { fromHex, sealGrant } from '@arus/crypto'
-import { recordActivity } from '../activity.js'
 import type { PanelContext } from '../context.js'
 import { PanelError } from '../errors.js'
 import { parseStreamId } from './streams.js'
@@ -30,7 +29,7 @@ export async function grant (ctx: PanelContext, username: string, streamId: stri
     changed = true
     return { ...u, wrapped: { ...u.wrapped, [id]: sealGrant(fromHex(key, 32), fromHex(u.pub, 32)) } }
   })
-  if (changed) recordActivity(ctx, { event: 'grant.added', username, streamId: id }, 'grant added')
+  if (changed) ctx.activity.record({ event: 'grant.added', username, streamId: id }, 'grant added')
   return { changed }
 }
 
@@ -43,7 +42,7 @@ export async function revoke (ctx: PanelContext, username: string, streamId: str
     const { [id]: _gone, ...wrapped } = u.wrapped
     return { ...u, wrapped }
   })
-  if (changed) recordActivity(ctx, { event: 'grant.removed', username, streamId: id }, 'grant removed')
+  if (changed) ctx.activity.record({ event: 'grant.removed', username, streamId: id }, 'grant removed')
   return { changed }
 }
 

@@ -1,5 +1,4 @@
 import { generateSigningKeyPair, toHex } from '@arus/crypto'
-import { recordActivity } from '../activity.js'
 import type { PanelContext } from '../context.js'
 import { PanelError } from '../errors.js'
 import type { PublisherEntry } from '../registries.js'
@@ -43,7 +42,7 @@ export async function addPublisher (ctx: RegistryCtx, input: { name: string; sco
     if (Object.hasOwn(map, name)) throw PanelError.exists(`publisher "${name}"`)
     map[name] = entry
   })
-  recordActivity(ctx, { event: 'publisher.added', publisher: name, scopes }, 'publisher enrolled')
+  ctx.activity.record({ event: 'publisher.added', publisher: name, scopes }, 'publisher enrolled')
   return { ...view(name, entry), secretKey: toHex(kp.secretKey) }
 }
 
@@ -66,19 +65,19 @@ export async function removePublisher (ctx: RegistryCtx, name: string): Promise<
     if (!Object.hasOwn(map, name)) throw PanelError.notFound(`publisher "${name}"`)
     delete map[name]
   })
-  recordActivity(ctx, { event: 'publisher.removed', publisher: name }, 'publisher removed')
+  ctx.activity.record({ event: 'publisher.removed', publisher: name }, 'publisher removed')
 }
 
 export async function setPublisherScopes (ctx: RegistryCtx, name: string, scopes: string[]): Promise<PublisherView> {
   const parsed = parseScopes(scopes)
   const out = await edit(ctx, name, (p) => { p.scopes = parsed })
-  recordActivity(ctx, { event: 'publisher.scopes', publisher: name, scopes: parsed }, 'publisher scopes set')
+  ctx.activity.record({ event: 'publisher.scopes', publisher: name, scopes: parsed }, 'publisher scopes set')
   return out
 }
 
 export async function setPublisherStatus (ctx: RegistryCtx, name: string, status: string): Promise<PublisherView> {
   if (status !== 'active' && status !== 'revoked') throw PanelError.invalid('status must be active or revoked')
   const out = await edit(ctx, name, (p) => { p.status = status })
-  recordActivity(ctx, { event: 'publisher.status', publisher: name, status }, 'publisher status changed')
+  ctx.activity.record({ event: 'publisher.status', publisher: name, status }, 'publisher status changed')
   return out
 }

@@ -1,6 +1,5 @@
 import { StreamId, type StreamRecord } from '@arus/catalog'
 import { fromHex, randomBytes, toHex } from '@arus/crypto'
-import { recordActivity } from '../activity.js'
 import type { PanelContext } from '../context.js'
 import { PanelError } from '../errors.js'
 import { purgeUnusedArt } from './art.js'
@@ -62,7 +61,7 @@ export async function addStream (ctx: PanelContext, input: AddStreamInput): Prom
   })
   await ctx.registries.streamKeys.update((keys) => { keys[id] = key })
   await ctx.catalog.putStream(id, record)
-  recordActivity(ctx, { event: 'stream.added', streamId: id, redirect: record.redirect }, 'stream added')
+  ctx.activity.record({ event: 'stream.added', streamId: id, redirect: record.redirect }, 'stream added')
   return { stream: { id, ...record }, key }
 }
 
@@ -128,7 +127,7 @@ export async function setMeta (ctx: PanelContext, id: string, patch: StreamMetaP
     out = applyMeta(r, patch)
     return out
   })
-  recordActivity(ctx, { event: 'stream.updated', streamId: id, fields: Object.keys(patch).filter((k) => patch[k as keyof StreamMetaPatch] !== undefined).sort() }, 'stream updated')
+  ctx.activity.record({ event: 'stream.updated', streamId: id, fields: Object.keys(patch).filter((k) => patch[k as keyof StreamMetaPatch] !== undefined).sort() }, 'stream updated')
   return { id, ...out! }
 }
 
@@ -158,5 +157,5 @@ export async function deleteStream (ctx: PanelContext, id: string): Promise<void
   if (record) await ctx.catalog.deleteStream(id)
   await ctx.registries.streamKeys.update((keys) => { delete keys[id] })
   if (record) await purgeUnusedArt(ctx, [record.poster, record.backdrop, record.logo])
-  recordActivity(ctx, { event: 'stream.deleted', streamId: id }, 'stream deleted')
+  ctx.activity.record({ event: 'stream.deleted', streamId: id }, 'stream deleted')
 }

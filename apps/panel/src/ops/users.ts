@@ -1,5 +1,4 @@
 import { Username, type UserRecord } from '@arus/catalog'
-import { recordActivity } from '../activity.js'
 import type { PanelContext } from '../context.js'
 import { deriveAccountSecrets, sealGrants } from '../account-keys.js'
 import { PanelError } from '../errors.js'
@@ -37,7 +36,7 @@ export async function createUser (ctx: PanelContext, input: { username: string; 
     created = { v: 1, ...secrets, wrapped: {}, devices: [], tokenVersion: 0, maxDevices: ctx.settings.defaultMaxDevices, status: 'active' }
     return created
   })
-  recordActivity(ctx, { event: 'user.created', username }, 'user created')
+  ctx.activity.record({ event: 'user.created', username }, 'user created')
   return summarizeUser(username, created!)
 }
 
@@ -53,7 +52,7 @@ export async function listUsers (ctx: PanelContext, q: { prefix?: string; after?
 export async function deleteUser (ctx: PanelContext, username: string): Promise<void> {
   await mustGet(ctx, username)
   await ctx.catalog.deleteUser(username)
-  recordActivity(ctx, { event: 'user.deleted', username }, 'user deleted')
+  ctx.activity.record({ event: 'user.deleted', username }, 'user deleted')
 }
 
 /** Rotates the password: new verifier and keypair, grants re-sealed to the new key, every session ended. */
@@ -67,14 +66,14 @@ export async function setPassword (ctx: PanelContext, username: string, password
     wrapped: sealGrants(keys, secrets.pub, Object.keys(u.wrapped)),
     tokenVersion: u.tokenVersion + 1
   })))
-  recordActivity(ctx, { event: 'user.password', username }, 'user password rotated')
+  ctx.activity.record({ event: 'user.password', username }, 'user password rotated')
   return out
 }
 
 export async function setStatus (ctx: PanelContext, username: string, status: 'active' | 'disabled'): Promise<UserSummary> {
   if (status !== 'active' && status !== 'disabled') throw PanelError.invalid('status must be active or disabled')
   const out = summarizeUser(username, await modify(ctx, username, (u) => u.status === status ? u : { ...u, status, tokenVersion: status === 'disabled' ? u.tokenVersion + 1 : u.tokenVersion }))
-  recordActivity(ctx, { event: 'user.status', username, status }, 'user status set')
+  ctx.activity.record({ event: 'user.status', username, status }, 'user status set')
   return out
 }
 
@@ -83,13 +82,13 @@ export async function setMaxDevices (ctx: PanelContext, username: string, maxDev
   const out = summarizeUser(username, await modify(ctx, username, (u) => u.maxDevices === maxDevices
     ? u
     : { ...u, maxDevices, tokenVersion: u.tokenVersion + 1, devices: u.devices.slice(-maxDevices) }))
-  recordActivity(ctx, { event: 'user.max-devices', username, maxDevices }, 'user device limit set')
+  ctx.activity.record({ event: 'user.max-devices', username, maxDevices }, 'user device limit set')
   return out
 }
 
 export async function logoutAll (ctx: PanelContext, username: string): Promise<UserSummary> {
   const out = summarizeUser(username, await modify(ctx, username, (u) => ({ ...u, tokenVersion: u.tokenVersion + 1, devices: [] })))
-  recordActivity(ctx, { event: 'user.logout-all', username }, 'all sessions of a user ended')
+  ctx.activity.record({ event: 'user.logout-all', username }, 'all sessions of a user ended')
   return out
 }
 
@@ -105,7 +104,7 @@ export async function logoutDevice (ctx: PanelContext, username: string, deviceI
     return found ? { ...u, devices: u.devices.filter((d) => d.deviceId !== deviceId) } : u
   })
   if (!found) throw PanelError.notFound(`device "${deviceId.slice(0, 64)}" of user "${username}"`)
-  recordActivity(ctx, { event: 'user.device-dropped', username }, 'device dropped')
+  ctx.activity.record({ event: 'user.device-dropped', username }, 'device dropped')
 }
 
 /** Read-modify-write of one user; returning the same object writes nothing. */

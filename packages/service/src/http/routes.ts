@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { z } from 'zod'
+import { withActor } from '../admin/activity.js'
 import { ServiceError } from '../errors.js'
+import { requestAdmin } from './auth.js'
 
 /**
  * The zod route helper: one schema per request part gives runtime validation, the handler's
@@ -144,7 +146,8 @@ export function route<B extends Schema = undefined, Q extends Schema = undefined
         raw = req.body
       }
       const body = parsePart(spec.body, req.body, 'body')
-      const result = await handler({ body, query, params, raw } as RouteInput<B, Q, P>, req, reply)
+      // Run as the authenticated admin, so the activity entries the operations record name who did it.
+      const result = await withActor(requestAdmin(req)?.name, () => handler({ body, query, params, raw } as RouteInput<B, Q, P>, req, reply))
       if (reply.sent) return reply
       if (result === undefined) return reply.code(status === 200 ? 204 : status).send()
       if (result instanceof Uint8Array) return reply.code(status).send(Buffer.from(result.buffer, result.byteOffset, result.byteLength))

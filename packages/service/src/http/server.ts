@@ -4,6 +4,8 @@ import type { Logger } from 'pino'
 import { Counter, type Registry } from 'prom-client'
 import { z } from 'zod'
 import type { ArgonCost } from '@arus/crypto'
+import type { AdminRegistry } from '../admin/admins.js'
+import { adminRoutes } from '../admin/admin-routes.js'
 import { ServiceError } from '../errors.js'
 import { installAuthGate, type TokenKeys } from './auth.js'
 import { installErrorHandling, type ErrorMapper } from './errors-http.js'
@@ -20,15 +22,15 @@ export interface ControlAuthDeps {
   keys: TokenKeys
   /** Session token lifetime in ms (default 12 h). */
   sessionTtlMs?: number
-  /** The admin's tokenVersion, or null when it no longer exists (checked on every request). */
-  currentTokenVersion(name: string): Promise<number | null>
-  /** The admin's verifier and the Argon2id input of `password`, or null for an unknown name. */
-  verifierInput(name: string, password: string): Promise<AdminVerifier | null>
+  /** The admin's tokenVersion, or null when it no longer exists (checked on every request). Default: the `admins` registry's. */
+  currentTokenVersion?(name: string): Promise<number | null>
+  /** The admin's verifier and the Argon2id input of `password`, or null for an unknown name. Default: the `admins` registry's. */
+  verifierInput?(name: string, password: string): Promise<AdminVerifier | null>
   /** LOCKOUT_THRESHOLD attempts per LOCKOUT_SECONDS, per name and per client address. */
   lockout: { threshold: number; windowSeconds: number }
   /** loginVerifyTimeoutMs (default 30000). Ignored when `verifier` is given. */
   verifyTimeoutMs?: number
-  /** Cost of the decoy verification for unknown names (default 64 MiB / 3). Ignored when `verifier` is given. */
+  /** Cost of the decoy verification for unknown names (default: the registry's cost, else 64 MiB / 3). Ignored when `verifier` is given. */
   decoyCost?: ArgonCost
   /** A verify worker to use (tests count its verifications); the server then does not close it. */
   verifier?: VerifyWorker
@@ -44,6 +46,8 @@ export interface ControlServerDeps {
   /** Registry served at /metrics (see createMetricsRegistry). */
   metrics: Registry
   auth: ControlAuthDeps
+  /** The daemon's admin accounts: login and the auth gate check them, and their routes are mounted (GET/POST /api/admins, ...). */
+  admins?: AdminRegistry
   /** Prefix of the kit's own metrics (default 'arus_'): `<prefix>admin_logins_total{result}`. */
   metricsPrefix?: string
   /** Extra /healthz fields (e.g. `{ swarmConnections }`); keep it cheap and synchronous. */
@@ -83,6 +87,10 @@ const HEADERS: Record<string, string> = {
  */
 export function buildControlServer (deps: ControlServerDeps): FastifyInstance {
   const startedAt = deps.startedAt ?? Date.now()
+  const currentTokenVersion = deps.auth.currentTokenVersion ?? deps.admins?.currentTokenVersion
+  const verifierInput = deps.auth.verifierInput ?? deps.admins?.verifierInput
+  if (currentTokenVersion === undefined || verifierInput === undefined) throw ServiceError.invalidArgument('buildControlServer needs an admin registry or auth.currentTokenVersion and auth.verifierInput')
+  const decoyCost = deps.auth.decoyCost ?? deps.admins?.argon
   const now = deps.auth.now ?? Date.now
   const app = Fastify({
     loggerInstance: deps.log,
@@ -117,7 +125,7 @@ export function buildControlServer (deps: ControlServerDeps): FastifyInstance {
   const ownVerifier = deps.auth.verifier === undefined
   const verifier = deps.auth.verifier ?? createVerifyWorker({
     ...(deps.auth.verifyTimeoutMs !== undefined ? { timeoutMs: deps.auth.verifyTimeoutMs } : {}),
-    ...(deps.auth.decoyCost !== undefined ? { decoyCost: deps.auth.decoyCost } : {})
+    ...(decoyCost !== undefined ? { decoyCost } : {})
   })
   if (ownVerifier) app.addHook('onClose', async () => { await verifier.close() })
   const onResult = (result: LoginResult, name: string, ip: string) => {
@@ -129,14 +137,15 @@ export function buildControlServer (deps: ControlServerDeps): FastifyInstance {
   loginRoute(app, {
     keys: deps.auth.keys,
     sessionTtlMs: deps.auth.sessionTtlMs ?? DEFAULT_TTL_MS,
-    verifierInput: deps.auth.verifierInput,
+    verifierInput,
     lockout: createLockout({ threshold: deps.auth.lockout.threshold, windowSeconds: deps.auth.lockout.windowSeconds, now }),
     verifier,
     now,
     onResult
   })
 
-  installAuthGate(app, { publicKey: deps.auth.keys.publicKey, currentTokenVersion: deps.auth.currentTokenVersion, now })
+  installAuthGate(app, { publicKey: deps.auth.keys.publicKey, currentTokenVersion, now })
+  if (deps.admins !== undefined) adminRoutes(app, deps.admins)
 
   let openapi: unknown
   route(app, {

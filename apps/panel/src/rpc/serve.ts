@@ -1,0 +1,30 @@
+import type Corestore from 'corestore'
+import type Hyperswarm from 'hyperswarm'
+import { createRpcResponder } from '@arus/rpc'
+import { createLockout } from '@arus/service'
+import { createBlobsFiller } from '../blobs.js'
+import type { PanelContext } from '../context.js'
+import type { PanelMetrics } from '../metrics.js'
+import { createAuthHandlers } from './auth.js'
+import { createRegisterHandler } from './register.js'
+
+/**
+ * The panel's side of every swarm connection: catalog and assets replication plus the RPC
+ * responder (hello, login, session, register). A register schedules the blobsKey fill.
+ */
+export function servePanelRpc (ctx: PanelContext, store: Corestore, swarm: Hyperswarm, metrics: PanelMetrics): { close(): Promise<void> } {
+  const throttle = createLockout({ threshold: ctx.settings.lockoutThreshold, windowSeconds: ctx.settings.lockoutSeconds })
+  const blobs = createBlobsFiller(ctx, store, swarm)
+  const handlers = {
+    ...createAuthHandlers(ctx, throttle, metrics),
+    register: createRegisterHandler(ctx, { onFeed: (id, feedKey) => blobs.schedule(id, feedKey) })
+  }
+  swarm.on('connection', (conn) => {
+    conn.on('error', () => {})
+    store.replicate(conn)
+    createRpcResponder(conn, handlers, {
+      onError: (err, method) => ctx.log.error({ event: 'rpc.error', method, err: (err as Error).message }, 'rpc handler failed')
+    })
+  })
+  return { close: () => blobs.close() }
+}
