@@ -1,20 +1,16 @@
 /**
- * Regenerates the marked sections of docs/panel.md (environment and CLI tables).
- * Run from the repository root: `pnpm exec tsx scripts/gen-docs.ts`.
- * test/docs/panel-doc.test.ts fails while the page is stale.
+ * Regenerates every daemon's reference: the marked sections of its docs pages (environment,
+ * CLI, routes, errors) and its whole `.env.example`. Run from the repository root:
+ * `pnpm exec tsx scripts/gen-docs.ts`. test/docs/reference.test.ts fails while one is stale.
  */
-import { readFile, writeFile } from 'node:fs/promises'
 import { register } from 'node:module'
 
 // Resolve @arus/* to package sources, as vitest does, before anything imports them.
 register('./docs/alias-hooks.mjs', import.meta.url)
-const { PANEL_DOC_PATH, renderPanelDoc } = await import('./docs/panel-doc.js')
+const { writeReference } = await import('@arus/service')
+const { REFERENCES, REPO_ROOT } = await import('./docs/references.js')
 
-const before = await readFile(PANEL_DOC_PATH, 'utf8')
-const after = renderPanelDoc(before)
-if (after === before) {
-  console.log('docs/panel.md is up to date')
-} else {
-  await writeFile(PANEL_DOC_PATH, after)
-  console.log('docs/panel.md updated')
+for (const ref of REFERENCES) {
+  const written = await writeReference(ref, REPO_ROOT)
+  console.log(`${ref.bin}: ${written.length === 0 ? 'up to date' : `updated ${written.join(', ')}`}`)
 }

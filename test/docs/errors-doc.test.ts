@@ -7,8 +7,8 @@ import { RPC_ERROR_CODES, RPC_ERROR_REASONS } from '@arus/rpc'
 import { SERVICE_ERROR_CODES } from '@arus/service'
 import { SWARM_ERROR_CODES } from '@arus/swarm'
 import { TESTKIT_ERROR_CODES } from '@arus/testkit'
-import { PANEL_ERROR_CODES, PanelError, type PanelErrorCode } from '../../apps/panel/src/errors.js'
-import { BROADCASTER_ERROR_CODES, BROADCASTER_ERROR_STATUS } from '../../apps/broadcaster/src/errors.js'
+import { PANEL_ERROR_CODES } from '../../apps/panel/src/errors.js'
+import { BROADCASTER_ERROR_CODES } from '../../apps/broadcaster/src/errors.js'
 import { SDK_ERROR_CODES } from '@arus/sdk'
 
 // docs/errors.md is the operator's and integrator's list of every code; these checks fail as
@@ -24,24 +24,21 @@ const NO_HTTP = '—'
 const plain = (table: Record<string, string>): Map<string, Expected> =>
   new Map(Object.entries(table).map(([code, meaning]) => [code, { http: NO_HTTP, meaning }]))
 
-const service = new Map(Object.entries(SERVICE_ERROR_CODES).map(([code, v]) => [code, { http: String(v.status), meaning: v.meaning }]))
-
-// The panel's status map is private: every PanelError carries the status of its code.
-const panel = new Map(Object.entries(PANEL_ERROR_CODES).map(([code, meaning]) => [
-  code, { http: String(new PanelError(code as PanelErrorCode).status), meaning }
-]))
+/** `code → {status, meaning}` tables (the kit's ErrorTable shape). */
+const withStatus = (table: Record<string, { status: number; meaning: string }>): Map<string, Expected> =>
+  new Map(Object.entries(table).map(([code, v]) => [code, { http: String(v.status), meaning: v.meaning }]))
 
 /** Section heading (`## ...`) → the rows its table must hold, exactly. */
 const SECTIONS = new Map<string, Map<string, Expected>>([
   ['@arus/crypto', plain(CRYPTO_ERROR_CODES)],
-  ['@arus/service', service],
+  ['@arus/service', withStatus(SERVICE_ERROR_CODES)],
   ['@arus/swarm', plain(SWARM_ERROR_CODES)],
   ['@arus/catalog', plain(CATALOG_ERROR_CODES)],
   ['@arus/feed', plain(FEED_ERROR_CODES)],
   ['@arus/rpc', plain(RPC_ERROR_CODES)],
   ['RPC in-band error strings (@arus/rpc)', new Map(Object.entries(RPC_ERROR_REASONS).map(([reason, meaning]) => [reason, { meaning }]))],
-  ['arus-panel (apps/panel)', panel],
-  ['arus-broadcaster (apps/broadcaster)', new Map(Object.entries(BROADCASTER_ERROR_CODES).map(([code, meaning]) => [code, { http: String(BROADCASTER_ERROR_STATUS[code as keyof typeof BROADCASTER_ERROR_STATUS]), meaning }]))],
+  ['arus-panel (apps/panel)', withStatus(PANEL_ERROR_CODES)],
+  ['arus-broadcaster (apps/broadcaster)', withStatus(BROADCASTER_ERROR_CODES)],
   ['@arus/sdk', plain(SDK_ERROR_CODES)],
   ['@arus/testkit (test-only)', plain(TESTKIT_ERROR_CODES)]
 ])

@@ -14,6 +14,14 @@ const Day = z.object({ date: z.string(), hours: z.record(z.string(), Hour) })
 export type AnalyticsDay = z.infer<typeof Day>
 const AnalyticsFile = z.object({ v: z.literal(1), days: z.array(Day) })
 
+/** GET /api/analytics: hourly buckets by UTC day and the last sample. */
+export const AnalyticsReply = z.object({
+  enabled: z.boolean(),
+  retentionDays: z.number().int(),
+  days: z.array(Day),
+  current: z.object({ at: z.number(), channels: z.record(z.string(), z.object({ peers: z.number(), egressBytesTotal: z.number() })) }).nullable()
+})
+
 /** What one sample reads from a channel. */
 export interface ChannelCounters { id: string; peers: number; egressBytesTotal: number }
 

@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import { createSocket } from 'node:dgram'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { createServer as createHttpServer } from 'node:http'
@@ -16,6 +17,16 @@ import { lastLine } from './pipeline/probe.js'
  */
 
 export interface Capability { listed: boolean; verified: boolean; error?: string }
+
+const CapabilityReply = z.object({ listed: z.boolean(), verified: z.boolean(), error: z.string().optional() })
+
+/** GET /api/capabilities. */
+export const CapabilitiesReply = z.object({
+  ffmpeg: z.object({ path: z.string(), version: z.string().nullable() }),
+  probedAt: z.number(),
+  protocols: z.record(z.string(), CapabilityReply),
+  encoders: z.record(z.string(), CapabilityReply)
+})
 
 export interface Capabilities {
   ffmpeg: { path: string; version: string | null }

@@ -1,37 +1,24 @@
-import { ArusError } from '@arus/service'
+import { ArusError, type ErrorTable } from '@arus/service'
 
-/** Broadcaster error codes: stable strings callers match on (docs/broadcaster.md lists them). */
+/** Broadcaster error codes: stable strings callers match on, their HTTP status and meaning (docs/broadcaster.md lists them). */
 export const BROADCASTER_ERROR_CODES = {
-  BROADCASTER_NOT_FOUND: 'the named channel or admin does not exist',
-  BROADCASTER_EXISTS: 'a channel or admin with that name already exists',
-  BROADCASTER_INVALID_INPUT: 'a field failed validation (including a stringified object that does not parse); the message names the field',
-  BROADCASTER_CHANNEL_RUNNING: 'the channel is running: stop it first (delete)',
-  BROADCASTER_CHANNEL_STOPPED: 'the channel is not running (rotate needs a running channel)',
-  BROADCASTER_ROTATE_NOT_DISK: 'rotate is refused outside disk buffer mode (a ram channel gets a fresh feed at each start)',
-  BROADCASTER_PORT_IN_USE: "a push listener port is already taken by another channel's input",
-  BROADCASTER_FFMPEG: 'ffmpeg or ffprobe could not be run or failed (the message carries its last output line)',
-  BROADCASTER_CLOSED: 'the broadcaster is shutting down'
-} as const
+  BROADCASTER_NOT_FOUND: { status: 404, meaning: 'the named channel or admin does not exist' },
+  BROADCASTER_EXISTS: { status: 409, meaning: 'a channel or admin with that name already exists' },
+  BROADCASTER_INVALID_INPUT: { status: 400, meaning: 'a field failed validation (including a stringified object that does not parse); the message names the field' },
+  BROADCASTER_CHANNEL_RUNNING: { status: 409, meaning: 'the channel is running: stop it first (delete)' },
+  BROADCASTER_CHANNEL_STOPPED: { status: 409, meaning: 'the channel is not running (rotate needs a running channel)' },
+  BROADCASTER_ROTATE_NOT_DISK: { status: 409, meaning: 'rotate is refused outside disk buffer mode (a ram channel gets a fresh feed at each start)' },
+  BROADCASTER_PORT_IN_USE: { status: 409, meaning: "a push listener port is already taken by another channel's input" },
+  BROADCASTER_FFMPEG: { status: 500, meaning: 'ffmpeg or ffprobe could not be run or failed (the message carries its last output line)' },
+  BROADCASTER_CLOSED: { status: 503, meaning: 'the broadcaster is shutting down' }
+} as const satisfies ErrorTable
 
 export type BroadcasterErrorCode = keyof typeof BROADCASTER_ERROR_CODES
 
-/** HTTP status of each code when it crosses the control API. */
-export const BROADCASTER_ERROR_STATUS: Record<BroadcasterErrorCode, number> = {
-  BROADCASTER_NOT_FOUND: 404,
-  BROADCASTER_EXISTS: 409,
-  BROADCASTER_INVALID_INPUT: 400,
-  BROADCASTER_CHANNEL_RUNNING: 409,
-  BROADCASTER_CHANNEL_STOPPED: 409,
-  BROADCASTER_ROTATE_NOT_DISK: 409,
-  BROADCASTER_PORT_IN_USE: 409,
-  BROADCASTER_FFMPEG: 500,
-  BROADCASTER_CLOSED: 503
-}
-
 export class BroadcasterError extends ArusError {
   declare readonly code: BroadcasterErrorCode
-  constructor (code: BroadcasterErrorCode, message: string = BROADCASTER_ERROR_CODES[code]) {
-    super(code, message, { status: BROADCASTER_ERROR_STATUS[code] })
+  constructor (code: BroadcasterErrorCode, message: string = BROADCASTER_ERROR_CODES[code].meaning) {
+    super(code, message, { status: BROADCASTER_ERROR_CODES[code].status })
     this.name = 'BroadcasterError'
   }
 

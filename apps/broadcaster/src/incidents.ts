@@ -31,6 +31,14 @@ export const Incident = z.object({
 })
 export type Incident = z.infer<typeof Incident>
 
+/** GET /api/incidents: newest first, with the counts per kind. */
+export const IncidentsReply = z.object({
+  incidents: z.array(Incident),
+  total: z.number().int(),
+  open: z.number().int(),
+  byKind: z.record(z.string(), z.number().int())
+})
+
 const IncidentsFile = z.object({ v: z.literal(1), nextId: z.number().int(), incidents: z.array(Incident) })
 
 export interface IncidentLogInit {

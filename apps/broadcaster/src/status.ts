@@ -1,4 +1,5 @@
 import type Hyperswarm from 'hyperswarm'
+import { z } from 'zod'
 import type { ChannelManager } from './channels/manager.js'
 import type { Resume } from './channels/resume.js'
 import type { PanelLink } from './register.js'
@@ -13,8 +14,19 @@ export interface StatusSources {
   resume: Resume
 }
 
+/** GET /api/status. */
+export const StatusReply = z.object({
+  channels: z.array(z.object({ id: z.string(), title: z.string(), state: z.string(), running: z.boolean(), slated: z.boolean(), registered: z.boolean(), registerError: z.string().nullable() })),
+  running: z.number().int(),
+  total: z.number().int(),
+  panel: z.object({ configured: z.boolean(), connected: z.boolean(), publisher: z.string().nullable() }),
+  swarm: z.object({ connections: z.number().int() }),
+  resume: z.object({ resuming: z.boolean(), resumed: z.number().int(), total: z.number().int(), failed: z.number().int(), resumeSec: z.number().nullable() })
+})
+export type StatusReply = z.infer<typeof StatusReply>
+
 /** Channels, running count, panel configured and connected, swarm connections, resume progress. */
-export function serviceStatus (s: StatusSources): Record<string, unknown> {
+export function serviceStatus (s: StatusSources): StatusReply {
   const list = s.manager.list()
   return {
     channels: list.map((c) => ({ id: c.id, title: c.title, state: c.state, running: c.running, slated: c.slate.slated, registered: c.registered, registerError: c.registerError })),

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { fromHex, verifyToken } from '@arus/crypto'
 import { loadPanelConfig } from '../src/config.js'
-import { adminHttpSettings } from '../src/http/server.js'
+import { controlSettings } from '@arus/service'
 import { cliJson } from './helpers.js'
 import { adminApi } from './http-helpers.js'
 
 describe('panel admin login', () => {
   it('issues a panel-signed admin token that expires after ADMIN_SESSION_TTL_HOURS', async (t) => {
     const env = { ADMIN_SESSION_TTL_HOURS: '2' }
-    const settings = adminHttpSettings(loadPanelConfig({ DATA_DIR: '/unused', ...env }))
+    const settings = controlSettings(loadPanelConfig({ DATA_DIR: '/unused', ...env }), 'ADMIN')
     const a = await adminApi(t, { env, deps: { settings } })
     const before = Date.now()
     const r = await a.login('root', 'root-pw')
@@ -38,7 +38,7 @@ describe('panel admin login', () => {
 
   it('ADMIN_VERIFY_TIMEOUT_MS: a verification over budget gets 503 and the next login works on a fresh worker', async (t) => {
     const env = { ADMIN_VERIFY_TIMEOUT_MS: '250' }
-    const settings = adminHttpSettings(loadPanelConfig({ DATA_DIR: '/unused', ...env }))
+    const settings = controlSettings(loadPanelConfig({ DATA_DIR: '/unused', ...env }), 'ADMIN')
     expect(settings.verifyTimeoutMs).toBe(250)
     const a = await adminApi(t, { env, deps: { settings } })
     // Registry-only command, beside the open panel: an admin whose recorded cost (256 MiB, 8

@@ -3,7 +3,7 @@ import type { StreamRecord, UserRecord } from '@arus/catalog'
 import type { RegisterPayload } from '@arus/rpc'
 import { enrollDevice } from '../src/rpc/auth.js'
 import { applyRegister } from '../src/rpc/register.js'
-import { applyMeta, newStreamRecord } from '../src/ops/streams.js'
+import { applyMeta, newStreamRecord } from '../src/ops/stream-meta.js'
 import { scopeMatches } from '../src/ops/publishers.js'
 
 const feedKey = 'ab'.repeat(32)

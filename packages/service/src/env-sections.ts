@@ -105,6 +105,6 @@ export function controlSettings (c: Record<string, unknown>, prefix: string): Co
 
 /** Config snapshots and the backups index (spec 1 "Config snapshots, templates, backups"; "Limits"). */
 export const configSnapshotEnv = {
-  CONFIG_SNAPSHOT_KEEP: env.int({ min: 1, max: 1000, default: 20 }).describe('Config snapshots kept under DATA_DIR/snapshots (the newest; older ones are pruned after every new one).'),
+  CONFIG_SNAPSHOT_KEEP: env.int({ min: 1, max: 1000, default: 20 }).describe('Config snapshots kept under DATA_DIR/config-snapshots (the newest; older ones are pruned after every new one).'),
   BACKUP_DIR: env.str({ optional: true }).describe('Read-only folder of backup archives that GET /api/backups lists (the host\'s backup job writes it; the daemon never does).')
 }

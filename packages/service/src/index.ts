@@ -36,6 +36,7 @@ export type { Closer, Shutdown, ShutdownInit } from './lifecycle.js'
 
 export { buildControlServer, listenControlServer } from './http/server.js'
 export type { ControlServerDeps, ControlAuthDeps, ListenInit } from './http/server.js'
+export type { DashboardInit } from './http/dashboard.js'
 export { route, routeTable } from './http/routes.js'
 export type { RouteSpec, RouteInfo, RouteInput, RouteHandler, RouteMethod, RawBodySpec } from './http/routes.js'
 export { buildOpenApi, openApiPath } from './http/openapi.js'
@@ -73,3 +74,8 @@ export type { AdminRegistry, AdminRegistryComponents, AdminRegistryInit } from '
 export { adminRoutes } from './admin/admin-routes.js'
 export { adminCommands } from './admin/admin-commands.js'
 export { loadSigningKey } from './admin/signing-key.js'
+export {
+  mdCell, mdCode, mdTable, referenceStub, renderCliTable, renderEnvExample, renderEnvTable, renderErrorsTable, renderReference,
+  renderRoutesTable, replaceSection, routesWithoutReply, silentIO, writeReference
+} from './docs/reference.js'
+export type { DaemonReference, ErrorTable, ReferenceFile, ReferenceSection } from './docs/reference.js'

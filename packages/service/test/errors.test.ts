@@ -51,7 +51,10 @@ describe('ServiceError', () => {
       ServiceError.locked(30),
       ServiceError.verifyBusy(),
       ServiceError.verifyTimeout(30_000),
-      ServiceError.internal()
+      ServiceError.internal(),
+      ServiceError.adminNotFound('ops'),
+      ServiceError.adminExists('ops'),
+      ServiceError.noPassword()
     ]
     expect(errs.map((e) => e.code).sort()).toEqual(Object.keys(SERVICE_ERROR_CODES).sort())
     for (const e of errs) {

@@ -1,42 +1,66 @@
-import type { UploadShapingStats } from '@arus/feed'
+import { z } from 'zod'
 import type { PanelLink } from '../register.js'
-import type { ChannelState, WatchdogStatus } from '../pipeline/watchdog.js'
+import type { WatchdogStatus } from '../pipeline/watchdog.js'
 import { hex } from '../util.js'
-import { isPush, type Channel, type InputSpec, type Transcode } from './model.js'
+import { InputSpec, isPush, Transcode, type Channel } from './model.js'
 import type { ChannelRuntime } from './runtime.js'
 
 /** The channel status object (spec 2 "Channel status", GET /api/channels/:id). */
 
 export interface ViewSettings { publicHost: string }
 
-export interface ChannelView {
-  id: string
-  title: string
-  category: string[]
-  input: InputSpec
-  transcode: Transcode | null
-  buffer: Channel['buffer']
-  hlsTime: number
-  hlsListSize: number
-  desiredRunning: boolean
-  legacy: boolean
-  state: ChannelState
-  running: boolean
-  ffmpegUp: boolean
-  peers: number
-  registered: boolean
-  registerError: string | null
-  feedKey: string | null
-  generation: number | null
-  playlist: { segments: number; lastSequence: number | null; playlistVersion: number; bytesWritten: number } | null
-  /** The current generation's uploads, counted at the replication layer, and its upload shaping counters (null when off). */
-  egress: { uploadedBytes: number; shaping: UploadShapingStats | null } | null
-  watchdog: Omit<WatchdogStatus['watchdog'], never> & { restarts: number; lastExit: WatchdogStatus['lastExit'] }
-  slate: WatchdogStatus['slate']
-  detectedProfile: WatchdogStatus['detectedProfile']
-  ingest: { pushUrl: string } | null
-  startedAt: number | null
-}
+const Nullable = <T extends z.ZodType>(t: T) => t.nullable()
+const Num = z.number()
+
+/** The channel status object (spec 2 "Channel status"): every channel route answers one. */
+export const ChannelViewReply = z.object({
+  id: z.string(),
+  title: z.string(),
+  category: z.array(z.string()),
+  input: InputSpec,
+  transcode: Nullable(Transcode),
+  buffer: z.enum(['disk', 'ram']),
+  hlsTime: Num,
+  hlsListSize: Num,
+  desiredRunning: z.boolean(),
+  legacy: z.boolean(),
+  state: z.enum(['stopped', 'starting', 'up', 'waiting-input', 'backoff']),
+  running: z.boolean(),
+  ffmpegUp: z.boolean(),
+  peers: Num,
+  registered: z.boolean(),
+  registerError: Nullable(z.string()),
+  feedKey: Nullable(z.string()),
+  generation: Nullable(Num),
+  playlist: Nullable(z.object({ segments: Num, lastSequence: Nullable(Num), playlistVersion: Num, bytesWritten: Num })),
+  egress: Nullable(z.object({ uploadedBytes: Num, shaping: Nullable(z.object({ served: Num, held: Num, cancelled: Num, released: Num, cancelWaitMs: Num })) })),
+  watchdog: z.object({
+    consecutiveFailures: Num,
+    backoffMs: Nullable(Num),
+    nextAttemptAt: Nullable(Num),
+    source: z.string(),
+    failures: z.array(z.object({ source: z.string(), failures: Num })),
+    restarts: Num,
+    lastExit: Nullable(z.object({ code: Nullable(Num), signal: Nullable(z.string()), at: Num }))
+  }),
+  slate: z.object({ slated: z.boolean(), file: Nullable(z.string()), since: Nullable(Num), failures: Num }),
+  detectedProfile: Nullable(z.object({ codec: Nullable(z.string()), width: Nullable(Num), height: Nullable(Num) })),
+  ingest: Nullable(z.object({ pushUrl: z.string() })),
+  startedAt: Nullable(Num)
+})
+
+export type ChannelView = z.infer<typeof ChannelViewReply>
+
+/** GET /api/channels: the list convention `{channels: [...]}`. */
+export const ChannelListReply = z.object({ channels: z.array(ChannelViewReply) })
+
+/** GET /api/channels/:id/logs. */
+export const ChannelLogsReply = z.object({
+  lines: z.array(z.object({ t: Num, line: z.string() })),
+  running: z.boolean(),
+  restarts: Num,
+  state: z.string()
+})
 
 const hostPart = (h: string) => (h.includes(':') ? `[${h}]` : h)
 

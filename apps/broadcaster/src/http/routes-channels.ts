@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { route } from '@arus/service'
+import { DeletedReply, route } from '@arus/service'
 import type { ChannelManager } from '../channels/manager.js'
 import { ChannelId, CreateChannelBody, PatchChannelBody } from '../channels/model.js'
+import { ChannelListReply, ChannelLogsReply, ChannelViewReply } from '../channels/view.js'
 import { LOG_RING_LINES } from '../pipeline/log-ring.js'
 
 /**
@@ -16,22 +17,22 @@ const LogsQuery = z.strictObject({ lines: z.coerce.number().int().min(1).max(LOG
 
 export function channelRoutes (app: FastifyInstance, manager: ChannelManager): void {
   const tag = 'channels'
-  route(app, { method: 'GET', url: '/api/channels', auth: true, tag, summary: 'Channels with live status' },
+  route(app, { method: 'GET', url: '/api/channels', auth: true, tag, summary: 'Channels with live status', response: ChannelListReply },
     async () => ({ channels: manager.list() }))
-  route(app, { method: 'POST', url: '/api/channels', auth: true, tag, status: 201, summary: 'Add a channel (stopped; start it with .../start)', body: CreateChannelBody },
+  route(app, { method: 'POST', url: '/api/channels', auth: true, tag, status: 201, summary: 'Add a channel (stopped; start it with .../start)', body: CreateChannelBody, response: ChannelViewReply },
     async ({ body }) => manager.add(body))
-  route(app, { method: 'GET', url: '/api/channels/:id', auth: true, tag, summary: 'Channel status object', params: IdParams },
+  route(app, { method: 'GET', url: '/api/channels/:id', auth: true, tag, summary: 'Channel status object', params: IdParams, response: ChannelViewReply },
     async ({ params }) => manager.get(params.id))
-  route(app, { method: 'PATCH', url: '/api/channels/:id', auth: true, tag, summary: 'Edit metadata, input, transcode, buffer or HLS settings; applies on next start (a source change mints a new feed generation)', params: IdParams, body: PatchChannelBody },
+  route(app, { method: 'PATCH', url: '/api/channels/:id', auth: true, tag, summary: 'Edit metadata, input, transcode, buffer or HLS settings; applies on next start (a source change mints a new feed generation)', params: IdParams, body: PatchChannelBody, response: ChannelViewReply },
     async ({ params, body }) => manager.patch(params.id, body))
-  route(app, { method: 'DELETE', url: '/api/channels/:id', auth: true, tag, summary: 'Remove a stopped channel (its feed identity is kept); refused while running', params: IdParams },
+  route(app, { method: 'DELETE', url: '/api/channels/:id', auth: true, tag, summary: 'Remove a stopped channel (its feed identity is kept); refused while running', params: IdParams, response: DeletedReply },
     async ({ params }) => { await manager.remove(params.id); return { deleted: params.id } })
-  route(app, { method: 'POST', url: '/api/channels/:id/start', auth: true, tag, summary: 'Start: spawn the pipeline, seed the feed, register isLive true; clears the log ring', params: IdParams },
+  route(app, { method: 'POST', url: '/api/channels/:id/start', auth: true, tag, summary: 'Start: spawn the pipeline, seed the feed, register isLive true; clears the log ring', params: IdParams, response: ChannelViewReply },
     async ({ params }) => manager.start(params.id, { operator: true }))
-  route(app, { method: 'POST', url: '/api/channels/:id/stop', auth: true, tag, summary: 'Stop: tear the pipeline down and register isLive false', params: IdParams },
+  route(app, { method: 'POST', url: '/api/channels/:id/stop', auth: true, tag, summary: 'Stop: tear the pipeline down and register isLive false', params: IdParams, response: ChannelViewReply },
     async ({ params }) => manager.stop(params.id))
-  route(app, { method: 'POST', url: '/api/channels/:id/rotate', auth: true, tag, summary: 'Mint a fresh feed generation while ffmpeg keeps running (disk buffer only)', params: IdParams },
+  route(app, { method: 'POST', url: '/api/channels/:id/rotate', auth: true, tag, summary: 'Mint a fresh feed generation while ffmpeg keeps running (disk buffer only)', params: IdParams, response: ChannelViewReply },
     async ({ params }) => manager.rotate(params.id))
-  route(app, { method: 'GET', url: '/api/channels/:id/logs', auth: true, tag, summary: `Recent log lines (at most ${LOG_RING_LINES})`, params: IdParams, query: LogsQuery },
+  route(app, { method: 'GET', url: '/api/channels/:id/logs', auth: true, tag, summary: `Recent log lines (at most ${LOG_RING_LINES})`, params: IdParams, query: LogsQuery, response: ChannelLogsReply },
     async ({ params, query }) => manager.logs(params.id, query.lines))
 }

@@ -11,7 +11,7 @@ import { serviceRoutes, type ServiceRouteDeps } from './routes-service.js'
  * Built without listening (tests use `inject`).
  */
 
-/** The plain HTML/JS dashboard, served at / (a client of this same API). */
+/** The plain HTML/JS dashboard on the kit's shell, served at / (a client of this same API). */
 export const UI_DIR = fileURLToPath(new URL('../../ui/', import.meta.url))
 
 export interface BroadcasterServerDeps extends ServiceRouteDeps {
@@ -34,7 +34,7 @@ export function buildBroadcasterServer (d: BroadcasterServerDeps): FastifyInstan
     metricsPrefix: 'arus_broadcaster_',
     health: d.health,
     startedAt: d.startedAt,
-    staticDir: UI_DIR,
+    dashboard: { dir: UI_DIR },
     trustProxy: d.settings.trustProxy,
     admins: d.admins,
     auth: {

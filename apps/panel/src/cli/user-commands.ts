@@ -1,6 +1,8 @@
 import type { Command } from 'commander'
 import { PanelError } from '../errors.js'
-import { allUsers, grant, revoke } from '../ops/grants.js'
+import { grant, revoke } from '../ops/grants.js'
+import { parseUsername } from '../ops/ids.js'
+import { allUsers } from '../ops/user-scan.js'
 import * as users from '../ops/users.js'
 import { listStreams } from '../ops/streams.js'
 import { withStore } from './context.js'
@@ -17,7 +19,7 @@ export function userCommands (program: Command, cli: DaemonCli): void {
 
   program.command('create-user <username>').description('create a viewer account (password from the prompt or stdin)')
     .action(async (u: string) => {
-      users.parseUsername(u)
+      parseUsername(u)
       const pw = await cli.password()
       out(await withStore(io, (ctx) => users.createUser(ctx, { username: u, password: pw })), `user ${u} created`)
     })

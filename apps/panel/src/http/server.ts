@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { CatalogError } from '@arus/catalog'
 import {
@@ -49,24 +48,12 @@ export function mapPanelError (err: unknown): ArusError | undefined {
   return undefined
 }
 
-/**
- * The dashboard directory: `ui/` beside this module's parent (src/ui when running sources,
- * dist/ui if a build copies it), else the sources' src/ui seen from dist (the built daemon
- * in this repository). tsc does not copy non-TS files, so the second candidate is the usual one.
- */
-export function dashboardDir (): string | undefined {
-  const candidates = [new URL('../ui/', import.meta.url), new URL('../../src/ui/', import.meta.url)]
-  for (const c of candidates) {
-    const dir = fileURLToPath(c)
-    if (existsSync(`${dir}index.html`)) return dir
-  }
-  return undefined
-}
+/** The dashboard (apps/panel/ui, on the kit's shell), served at /; the same path from src/http and dist/http. */
+export const UI_DIR = fileURLToPath(new URL('../../ui/', import.meta.url))
 
 /** The panel's admin API and dashboard, not listening (STYLE 3: buildAdminServer). */
 export function buildAdminServer (deps: AdminServerDeps): FastifyInstance {
   const { ctx } = deps
-  const staticDir = dashboardDir()
   const app = buildControlServer({
     log: ctx.log,
     info: { title: 'arus-panel admin API', version: '1', description: 'See docs/panel-api.md' },
@@ -74,7 +61,7 @@ export function buildAdminServer (deps: AdminServerDeps): FastifyInstance {
     metricsPrefix: METRICS_PREFIX,
     health: () => ({ swarmConnections: deps.swarm?.connections.size ?? 0 }),
     startedAt: deps.startedAt,
-    ...(staticDir !== undefined ? { staticDir } : {}),
+    dashboard: { dir: UI_DIR },
     mapError: mapPanelError,
     trustProxy: deps.settings.trustProxy,
     admins: ctx.admins,

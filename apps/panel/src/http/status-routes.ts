@@ -1,7 +1,7 @@
 import { pairingCode, toHex } from '@arus/crypto'
 import type { FastifyInstance } from '@arus/service'
 import type { PanelContext } from '../context.js'
-import { allUsers } from '../ops/grants.js'
+import { allUsers } from '../ops/user-scan.js'
 import { listStreams } from '../ops/streams.js'
 import { createDiskProbe } from './disk.js'
 import { panelRoute } from './panel-route.js'

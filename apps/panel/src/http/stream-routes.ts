@@ -1,8 +1,10 @@
 import type { FastifyInstance } from '@arus/service'
 import type { PanelContext } from '../context.js'
 import { PanelError } from '../errors.js'
-import { ART_KINDS, MAX_ART_BYTES, readArt, uploadArt } from '../ops/art.js'
-import { addStream, deleteStream, getStream, listStreams, setMeta } from '../ops/streams.js'
+import { ART_KINDS, MAX_ART_BYTES, uploadArt } from '../ops/art.js'
+import { readArt } from '../ops/assets.js'
+import { setMeta } from '../ops/stream-meta.js'
+import { addStream, deleteStream, getStream, listStreams } from '../ops/streams.js'
 import { panelRoute } from './panel-route.js'
 import { AddStreamBody, AddStreamReply, ArtParams, ArtReply, AssetParams, DeletedReply, PatchStreamBody, StreamList, StreamParams, StreamView } from './schemas.js'
 

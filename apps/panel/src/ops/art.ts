@@ -1,7 +1,9 @@
 import { blake2b256, toHex } from '@arus/crypto'
 import type { PanelContext } from '../context.js'
 import { PanelError } from '../errors.js'
-import { parseStreamId, setMeta } from './streams.js'
+import { purgeUnusedArt } from './assets.js'
+import { parseStreamId } from './ids.js'
+import { setMeta } from './stream-meta.js'
 
 /** Art lives content-addressed in the assets drive: `assets/<blake2b-256 hex>.<ext>`. */
 
@@ -10,8 +12,6 @@ export type ArtKind = typeof ART_KINDS[number]
 export const ART_EXTENSIONS = ['png', 'jpg', 'jpeg', 'webp', 'gif', 'svg'] as const
 /** Same cap as the tool server's art upload (spec 2 Limits). */
 export const MAX_ART_BYTES = 10 * 1024 * 1024
-
-const ASSET_PATH = /^assets\/[0-9a-f]{64}\.(png|jpg|jpeg|webp|gif|svg)$/
 
 export async function uploadArt (ctx: PanelContext, streamId: string, kind: string, bytes: Uint8Array, ext: string): Promise<{ path: string }> {
   const id = parseStreamId(streamId)
@@ -28,24 +28,4 @@ export async function uploadArt (ctx: PanelContext, streamId: string, kind: stri
   if (old && old !== path) await purgeUnusedArt(ctx, [old])
   ctx.activity.record({ event: 'art.uploaded', streamId: id, kind }, 'art uploaded')
   return { path }
-}
-
-export async function readArt (ctx: PanelContext, path: string): Promise<Uint8Array> {
-  if (!ASSET_PATH.test(path)) throw PanelError.notFound(`asset "${path.slice(0, 100)}"`)
-  const bytes = await ctx.assets.get('/' + path)
-  if (!bytes) throw PanelError.notFound(`asset "${path}"`)
-  return bytes
-}
-
-/** Removes drive files among `paths` that no catalog record references any more. */
-export async function purgeUnusedArt (ctx: PanelContext, paths: string[]): Promise<void> {
-  const candidates = new Set(paths.filter((p) => ASSET_PATH.test(p)))
-  if (candidates.size === 0) return
-  for (const { record } of await ctx.catalog.listStreams()) {
-    for (const p of [record.poster, record.backdrop, record.logo]) candidates.delete(p)
-  }
-  for (const p of candidates) {
-    await ctx.assets.clear('/' + p).catch(() => null)
-    await ctx.assets.del('/' + p)
-  }
 }

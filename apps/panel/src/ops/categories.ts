@@ -1,7 +1,8 @@
 import { CatMetaRecord, keys, slugify } from '@arus/catalog'
 import type { PanelContext } from '../context.js'
 import { PanelError } from '../errors.js'
-import { listStreams, setMeta } from './streams.js'
+import { setMeta } from './stream-meta.js'
+import { listStreams } from './streams.js'
 
 /**
  * Category presentation (spec 1 "Other replicated and private data": catmeta records hold

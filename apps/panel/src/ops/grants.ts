@@ -1,21 +1,11 @@
-import type { UserRecord } from '@arus/catalog'
 import { fromHex, sealGrant } from '@arus/crypto'
 import type { PanelContext } from '../context.js'
 import { PanelError } from '../errors.js'
-import { parseStreamId } from './streams.js'
-import { modify, parseUsername } from './users.js'
+import { parseStreamId, parseUsername } from './ids.js'
+import { allUsers } from './user-scan.js'
+import { modify } from './users.js'
 
 /** Grants: wrapped[streamId] = crypto_box_seal(streamKey, user.pub), materialized without the password. */
-
-export async function * allUsers (ctx: PanelContext): AsyncGenerator<{ username: string; record: UserRecord }> {
-  let after: string | undefined
-  for (let pages = 0; pages < 1_000_000; pages++) {
-    const page = await ctx.catalog.listUsers({ after, limit: 500 })
-    yield * page.users
-    if (!page.next) return
-    after = page.next
-  }
-}
 
 export async function grant (ctx: PanelContext, username: string, streamId: string): Promise<{ changed: boolean }> {
   parseUsername(username)

@@ -1,7 +1,8 @@
-import { Username, type UserRecord } from '@arus/catalog'
+import type { UserRecord } from '@arus/catalog'
 import type { PanelContext } from '../context.js'
 import { deriveAccountSecrets, sealGrants } from '../account-keys.js'
 import { PanelError } from '../errors.js'
+import { parseUsername } from './ids.js'
 
 /** Admin operations on viewer accounts (spec 1 "Users" routes and Admin CLI). Shared by CLI and HTTP. */
 
@@ -13,12 +14,6 @@ export type UserSummary = Omit<UserRecord, 'salt' | 'verifier' | 'encPriv' | 'wr
 export function summarizeUser (username: string, u: UserRecord): UserSummary {
   const { salt: _s, verifier: _v, encPriv: _e, wrapped, authPub: _a, ...rest } = u
   return { username, ...rest, grants: Object.keys(wrapped).sort() }
-}
-
-export function parseUsername (value: string): string {
-  const r = Username.safeParse(value)
-  if (!r.success) throw PanelError.invalid(`invalid username "${value.slice(0, 64)}": 1-64 letters, digits, _ . - @`)
-  return r.data
 }
 
 async function mustGet (ctx: PanelContext, username: string): Promise<UserRecord> {

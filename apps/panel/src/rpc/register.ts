@@ -4,7 +4,7 @@ import { parseRegisterPayload, type RegisterPayload, type RpcErrorBody, type Rpc
 import type { PanelContext } from '../context.js'
 import { resealStream } from '../ops/grants.js'
 import { scopeMatches } from '../ops/publishers.js'
-import { newStreamRecord } from '../ops/streams.js'
+import { newStreamRecord } from '../ops/stream-meta.js'
 
 /** register (spec 1 "Peer-to-peer RPC" register rules 1-4 and "Catalog record" rules 1-2). */
 

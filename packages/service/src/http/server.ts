@@ -1,4 +1,3 @@
-import fastifyStatic from '@fastify/static'
 import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { Counter, type Registry } from 'prom-client'
@@ -8,6 +7,7 @@ import type { AdminRegistry } from '../admin/admins.js'
 import { adminRoutes } from '../admin/admin-routes.js'
 import { ServiceError } from '../errors.js'
 import { installAuthGate, type TokenKeys } from './auth.js'
+import { mountDashboard, type DashboardInit } from './dashboard.js'
 import { installErrorHandling, type ErrorMapper } from './errors-http.js'
 import { createLockout } from './lockout.js'
 import { loginRoute, type AdminVerifier, type LoginResult } from './login.js'
@@ -54,8 +54,8 @@ export interface ControlServerDeps {
   health?: () => Record<string, unknown>
   /** Epoch ms the service started (default: now). */
   startedAt?: number
-  /** Directory served at / (the dashboard); none when absent. */
-  staticDir?: string
+  /** The dashboard: `dir` served at /, the kit's shell at /kit/ and uPlot at /kit/uplot/ (no token needed); none when absent. */
+  dashboard?: DashboardInit
   /** Maps a daemon's own errors (not ArusErrors) to an ArusError, or undefined to let the kit decide. */
   mapError?: ErrorMapper
   /** Trust X-Forwarded-For for the client address (a reverse proxy on the same host). Default false. */
@@ -65,6 +65,8 @@ export interface ControlServerDeps {
 }
 
 const DEFAULT_TTL_MS = 12 * 3_600_000
+
+const OpenApiReply = z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string() }), paths: z.record(z.string(), z.unknown()) })
 
 const HealthReply = z.looseObject({
   up: z.boolean(),
@@ -82,8 +84,9 @@ const HEADERS: Record<string, string> = {
 /**
  * Builds a daemon's control server without listening: error envelope, security headers,
  * GET /healthz and GET /metrics (unauthenticated, before the auth gate), POST /api/login,
- * the bearer auth gate, GET /api/openapi.json (authenticated) and the static dashboard. The
- * daemon adds its routes with `route(app, ...)` before `app.ready()` or `listen`.
+ * the bearer auth gate, GET /api/openapi.json (authenticated) and the dashboard (its files and
+ * the kit's shell, unauthenticated). The daemon adds its routes with `route(app, ...)` before
+ * `app.ready()` or `listen`.
  */
 export function buildControlServer (deps: ControlServerDeps): FastifyInstance {
   const startedAt = deps.startedAt ?? Date.now()
@@ -147,17 +150,15 @@ export function buildControlServer (deps: ControlServerDeps): FastifyInstance {
   installAuthGate(app, { publicKey: deps.auth.keys.publicKey, currentTokenVersion, now })
   if (deps.admins !== undefined) adminRoutes(app, deps.admins)
 
-  let openapi: unknown
+  let openapi: z.input<typeof OpenApiReply> | undefined
   route(app, {
-    method: 'GET', url: '/api/openapi.json', auth: true, tag: 'health', summary: 'This API as an OpenAPI 3.0 document'
+    method: 'GET', url: '/api/openapi.json', auth: true, tag: 'health', summary: 'This API as an OpenAPI 3.0 document', response: OpenApiReply
   }, async () => {
-    openapi ??= buildOpenApi(routeTable(app), deps.info)
+    openapi ??= buildOpenApi(routeTable(app), deps.info) as unknown as z.input<typeof OpenApiReply>
     return openapi
   })
 
-  if (deps.staticDir !== undefined) {
-    void app.register(fastifyStatic, { root: deps.staticDir, prefix: '/', index: ['index.html'], cacheControl: false })
-  }
+  if (deps.dashboard !== undefined) mountDashboard(app, deps.dashboard)
   return app
 }
 

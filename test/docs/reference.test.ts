@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import { configDocs, renderReference, replaceSection, routesWithoutReply } from '@arus/service'
+import { GEN_DOCS_COMMAND, REFERENCES, REPO_ROOT } from '../../scripts/docs/references.js'
+
+// Every daemon's generated reference (env, CLI, routes, errors tables and .env.example) must be
+// what the kit's generator writes today, and every route must document its reply.
+describe.each(REFERENCES.map((r) => [r.bin, r] as const))('%s reference', (_bin, ref) => {
+  it('has its generated pages and .env.example up to date', async () => {
+    for (const f of await renderReference(ref, REPO_ROOT)) {
+      expect(f.current, `${f.path} is stale: run \`${GEN_DOCS_COMMAND}\``).toBe(f.fresh)
+    }
+  })
+
+  it('documents every variable, command and error code', async () => {
+    const files = await renderReference(ref, REPO_ROOT)
+    const text = files.map((f) => f.current).join('\n')
+    for (const d of configDocs(ref.envSchema)) expect(text).toContain(`| \`${d.name}\``)
+    for (const code of Object.keys(ref.errors)) {
+      if (ref.pages.some((p) => p.sections.includes('errors'))) expect(text).toContain(`| \`${code}\``)
+    }
+    expect(text).toMatch(/\| `run` \|/)
+  })
+
+  it('declares a reply schema (or a media type) for every route, so OpenAPI documents every reply', async () => {
+    const routes = await ref.routes()
+    expect(routes.length).toBeGreaterThan(5)
+    expect(routesWithoutReply(routes)).toEqual([])
+  })
+})
+
+describe('the reference generator', () => {
+  it('reports a route without a reply schema', () => {
+    const route = { method: 'GET' as const, url: '/api/x', summary: 'x', auth: true }
+    expect(routesWithoutReply([route])).toEqual(['GET /api/x'])
+    expect(routesWithoutReply([{ ...route, status: 204 }, { ...route, produces: 'text/plain' }])).toEqual([])
+  })
+
+  it('refuses a page without its markers', () => {
+    expect(() => replaceSection('no markers here', 'env', 'x', 'docs/x.md')).toThrow(/docs\/x\.md must contain exactly one "<!-- env:begin -->"/)
+    expect(replaceSection('a <!-- env:begin -->old<!-- env:end --> b', 'env', 'new')).toBe('a <!-- env:begin -->\nnew\n<!-- env:end --> b')
+  })
+})
