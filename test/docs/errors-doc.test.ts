@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { CATALOG_ERROR_CODES } from '@arus/catalog'
+import { CONFIG_ERROR_CODES } from '@arus/config-snapshots'
 import { CRYPTO_ERROR_CODES } from '@arus/crypto'
 import { FEED_ERROR_CODES } from '@arus/feed'
 import { RPC_ERROR_CODES, RPC_ERROR_REASONS } from '@arus/rpc'
@@ -32,6 +33,7 @@ const withStatus = (table: Record<string, { status: number; meaning: string }>):
 const SECTIONS = new Map<string, Map<string, Expected>>([
   ['@arus/crypto', plain(CRYPTO_ERROR_CODES)],
   ['@arus/service', withStatus(SERVICE_ERROR_CODES)],
+  ['@arus/config-snapshots', withStatus(CONFIG_ERROR_CODES)],
   ['@arus/swarm', plain(SWARM_ERROR_CODES)],
   ['@arus/catalog', plain(CATALOG_ERROR_CODES)],
   ['@arus/feed', plain(FEED_ERROR_CODES)],
@@ -114,7 +116,7 @@ describe('coverage of code tables', () => {
   it('documents every *_ERROR_CODES table declared anywhere in packages/ and apps/', async () => {
     const { readdirSync, existsSync } = await import('node:fs')
     const root = new URL('../../', import.meta.url)
-    const covered = new Set(['CRYPTO_ERROR_CODES', 'SERVICE_ERROR_CODES', 'SWARM_ERROR_CODES', 'CATALOG_ERROR_CODES', 'FEED_ERROR_CODES', 'RPC_ERROR_CODES', 'PANEL_ERROR_CODES', 'TESTKIT_ERROR_CODES', 'BROADCASTER_ERROR_CODES', 'SDK_ERROR_CODES'])
+    const covered = new Set(['CRYPTO_ERROR_CODES', 'SERVICE_ERROR_CODES', 'CONFIG_ERROR_CODES', 'SWARM_ERROR_CODES', 'CATALOG_ERROR_CODES', 'FEED_ERROR_CODES', 'RPC_ERROR_CODES', 'PANEL_ERROR_CODES', 'TESTKIT_ERROR_CODES', 'BROADCASTER_ERROR_CODES', 'SDK_ERROR_CODES'])
     const declared: string[] = []
     const walk = (dir: URL): void => {
       if (!existsSync(dir)) return

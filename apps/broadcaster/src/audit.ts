@@ -7,6 +7,7 @@ export function broadcasterActivity (log: Logger): Activity {
   return createActivity(log, { fields: BROADCASTER_ACTIVITY_FIELDS })
 }
 
-export function broadcasterAdmins (path: string, control: Pick<ControlSettings, 'argon'>, activity: Activity): AdminRegistry {
-  return createAdminRegistry({ activity }, { path, argon: control.argon })
+/** The control admins; removing one takes a config snapshot first (`beforeDestructive`). */
+export function broadcasterAdmins (path: string, control: Pick<ControlSettings, 'argon'>, components: { activity: Activity; beforeDestructive: (what: string) => Promise<unknown> }): AdminRegistry {
+  return createAdminRegistry(components, { path, argon: control.argon })
 }

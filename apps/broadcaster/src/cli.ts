@@ -1,14 +1,29 @@
 import type { Command } from 'commander'
-import { adminCommands, cliLogger, controlSettings, createDaemonProgram, processIO, runCommandLine, type CliIO, type Logger } from '@arus/service'
+import { configCommands, type ConfigSnapshots } from '@arus/config-snapshots'
+import { adminCommands, cliLogger, controlSettings, createDaemonProgram, processIO, runCommandLine, type Activity, type CliIO, type Logger } from '@arus/service'
 import { broadcasterActivity, broadcasterAdmins } from './audit.js'
 import { loadBroadcasterConfig, type BroadcasterConfig } from './config.js'
 import { main } from './main.js'
+import { openChannelStores } from './channels/store.js'
 import { broadcasterPaths } from './paths.js'
+import { broadcasterSnapshots, filesWriter } from './snapshots.js'
 
 /** Config + the kit's CLI logger (one-shot commands warn on stderr; the daemon logs to stdout). */
 function cliBase (io: CliIO, daemon: boolean): { config: BroadcasterConfig; log: Logger } {
   const config = loadBroadcasterConfig(io.env)
   return { config, log: cliLogger(io, { name: 'arus-broadcaster', daemon, level: config.LOG_LEVEL, format: config.LOG_FORMAT }) }
+}
+
+/**
+ * The config snapshots of a one-shot command: read from the files (safe beside a running
+ * daemon, whose writes are atomic); restores and imports write only while it is stopped.
+ */
+async function openConfig (io: CliIO): Promise<{ snapshots: ConfigSnapshots; config: BroadcasterConfig; activity: Activity }> {
+  const { config, log } = cliBase(io, false)
+  const paths = broadcasterPaths(config.DATA_DIR)
+  const stores = await openChannelStores(paths)
+  const activity = broadcasterActivity(log)
+  return { snapshots: broadcasterSnapshots(config, paths, { stores, writer: filesWriter(stores, paths.store), log, activity }), config, activity }
 }
 
 /** Builds the `arus-broadcaster` program; nothing runs until `parseAsync`. */
@@ -24,10 +39,11 @@ export function buildProgram (io: CliIO): Command {
       return main(config, log)
     }
   })
-  adminCommands(program, cli, () => {
-    const { config, log } = cliBase(io, false)
-    return broadcasterAdmins(broadcasterPaths(config.DATA_DIR).admins, controlSettings(config, 'CONTROL'), broadcasterActivity(log))
+  adminCommands(program, cli, async () => {
+    const { snapshots, config, activity } = await openConfig(io)
+    return broadcasterAdmins(broadcasterPaths(config.DATA_DIR).admins, controlSettings(config, 'CONTROL'), { activity, beforeDestructive: (what) => snapshots.beforeDestructive(what) })
   })
+  configCommands(program, cli, async () => ({ snapshots: (await openConfig(io)).snapshots, close: async () => {} }))
   return program
 }
 

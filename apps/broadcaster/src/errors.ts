@@ -10,6 +10,7 @@ export const BROADCASTER_ERROR_CODES = {
   BROADCASTER_ROTATE_NOT_DISK: { status: 409, meaning: 'rotate is refused outside disk buffer mode (a ram channel gets a fresh feed at each start)' },
   BROADCASTER_PORT_IN_USE: { status: 409, meaning: "a push listener port is already taken by another channel's input" },
   BROADCASTER_FFMPEG: { status: 500, meaning: 'ffmpeg or ffprobe could not be run or failed (the message carries its last output line)' },
+  BROADCASTER_ELOCKED: { status: 503, meaning: 'a one-shot command would write what the running broadcaster holds: use the control API, or stop the daemon first' },
   BROADCASTER_CLOSED: { status: 503, meaning: 'the broadcaster is shutting down' }
 } as const satisfies ErrorTable
 

@@ -18,6 +18,7 @@ import { createBroadcasterMetrics } from './metrics.js'
 import { broadcasterPaths } from './paths.js'
 import { createSlateFactory } from './pipeline/slate.js'
 import { createPanelLink } from './register.js'
+import { broadcasterSnapshots, managerWriter } from './snapshots.js'
 import { healthExtras, serviceStatus } from './status.js'
 import { managerSettings } from './settings.js'
 
@@ -69,14 +70,16 @@ export async function main (config: BroadcasterConfig, log: Logger): Promise<Run
 
   const resume = createResume(manager, log, { paceMs: config.RESUME_PACE ? config.RESUME_PACE_MS : 0 })
   const sources = { manager, link, publisherName: config.PUBLISHER_NAME, swarm, resume }
+  const activity = broadcasterActivity(log)
+  const snapshots = broadcasterSnapshots(config, paths, { stores, writer: managerWriter(manager), log, activity })
   const settings = controlSettings(config, 'CONTROL')
   const control = settings.enabled
     ? buildBroadcasterServer({
-      log, manager, analytics, incidents, startedAt, settings,
+      log, manager, analytics, incidents, startedAt, settings, snapshots,
       metrics: createBroadcasterMetrics({ manager, analytics, incidents, resume }),
       status: () => serviceStatus(sources),
       health: () => healthExtras(sources),
-      admins: broadcasterAdmins(paths.admins, settings, broadcasterActivity(log)),
+      admins: broadcasterAdmins(paths.admins, settings, { activity, beforeDestructive: (what) => snapshots.beforeDestructive(what) }),
       keys: await loadSigningKey(paths.controlKey),
       capabilities: createCapabilitiesCache(config.FFMPEG_PATH, config.FFPROBE_PATH)
     })

@@ -18,6 +18,8 @@ export interface BroadcasterPaths {
   scratch: string
   /** Generated offline slates, one per profile. */
   slates: string
+  /** Config snapshots (0700; files 0600): they hold secrets. */
+  configSnapshots: string
   incidents: string
   analytics: string
 }
@@ -34,6 +36,7 @@ export function broadcasterPaths (dataDir: string): BroadcasterPaths {
     controlKey: join(privateDir, 'control-key.json'),
     scratch: join(dataDir, 'scratch'),
     slates: join(dataDir, 'slates'),
+    configSnapshots: join(dataDir, 'config-snapshots'),
     incidents: join(dataDir, 'incidents.json'),
     analytics: join(dataDir, 'analytics.json')
   }

@@ -1,155 +1,200 @@
-// The control UI: a plain client of the control API (same origin, bearer token in sessionStorage).
+// The broadcaster dashboard: a plain client of the control API (docs/broadcaster.md) on the kit's
+// shell (/kit/shell.js: login, token, errors, tabs, tables, charts). index.html loads this file
+// with a classic <script>, so the shell, an ES module, comes in through import(). Everything
+// from the server is rendered as text, never as HTML.
 'use strict'
 
-const $ = (sel) => document.querySelector(sel)
-let token = sessionStorage.getItem('arus-token')
-let logsOf = null
+import('/kit/shell.js').then(({ button, chart, createShell, facts, h, table, when }) => {
+  const REFRESH_MS = 3000
+  const ANALYTICS_REFRESH_MS = 60_000
+  const HOUR_SEC = 3600
+  const enc = encodeURIComponent
 
-async function api (method, path, body) {
-  const res = await fetch(path, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined
-  })
-  if (res.status === 401) { logout(); throw new Error('session ended: log in again') }
-  const text = await res.text()
-  const data = text ? JSON.parse(text) : null
-  if (!res.ok) throw new Error(data?.error?.message ?? `HTTP ${res.status}`)
-  return data
-}
-
-function text (tag, value, cls) {
-  const el = document.createElement(tag)
-  el.textContent = value
-  if (cls) el.className = cls
-  return el
-}
-
-/** ON AIR / WAITING FOR PUBLISHER / RETRYING (exit N), as the spec names the badges. */
-function badge (c) {
-  if (!c.running) return text('span', 'STOPPED', 'badge stopped')
-  if (c.slate.slated) return text('span', 'ON AIR (SLATE)', 'badge slated')
-  if (c.state === 'up') return text('span', 'ON AIR', 'badge on-air')
-  if (c.state === 'waiting-input') return text('span', 'WAITING FOR PUBLISHER', 'badge waiting')
-  if (c.state === 'backoff') {
-    const exit = c.watchdog.lastExit
-    const code = exit ? (exit.code ?? exit.signal ?? '?') : '?'
-    return text('span', `RETRYING (exit ${code})`, 'badge retrying')
-  }
-  return text('span', c.state.toUpperCase(), 'badge starting')
-}
-
-function describeInput (c) {
-  const i = c.input
-  const what = i.kind === 'pull' ? i.url : i.kind === 'file' ? i.path : i.kind
-  return c.ingest ? `${what} → ${c.ingest.pushUrl}` : what
-}
-
-function button (label, onClick) {
-  const b = text('button', label)
-  b.addEventListener('click', async () => {
-    $('#action-error').textContent = ''
-    try { await onClick() } catch (err) { $('#action-error').textContent = err.message }
-    refresh()
-  })
-  return b
-}
-
-function renderChannels (list, panelConfigured) {
-  const body = $('#channels tbody')
-  body.replaceChildren()
-  for (const c of list) {
-    const tr = document.createElement('tr')
-    const name = text('td', '')
-    name.append(text('strong', c.id), document.createElement('br'), text('span', c.title, 'muted'))
-    const status = text('td', '')
-    status.append(badge(c))
-    const registration = !panelConfigured ? '—' : c.registered ? 'registered' : (c.registerError ?? (c.running ? 'pending' : '—'))
-    const panel = text('td', registration, c.registerError ? 'error' : '')
-    const actions = text('td', '')
-    if (c.running) actions.append(button('Stop', () => api('POST', `/api/channels/${c.id}/stop`)))
-    else actions.append(button('Start', () => api('POST', `/api/channels/${c.id}/start`)))
-    if (c.running && c.buffer === 'disk') actions.append(button('Rotate', () => api('POST', `/api/channels/${c.id}/rotate`)))
-    actions.append(button('Logs', async () => { logsOf = c.id }))
-    if (!c.running) actions.append(button('Delete', () => confirm(`Delete ${c.id}?`) && api('DELETE', `/api/channels/${c.id}`)))
-    tr.append(name, status, text('td', describeInput(c)), text('td', String(c.peers)), panel, actions)
-    body.append(tr)
-  }
-}
-
-function renderIncidents (items) {
-  const body = $('#incidents tbody')
-  body.replaceChildren()
-  for (const i of items.slice(0, 50)) {
-    const tr = document.createElement('tr')
-    const when = new Date(i.startedAt).toLocaleString() + (i.endedAt === null ? ' (open)' : '')
-    const who = i.channel ?? (i.channels ?? []).join(', ')
-    const detail = i.kind === 'slate-retry' ? (i.ok ? 'healthy' : (i.detail ?? 'failed')) : (i.detail ?? '')
-    tr.append(text('td', when), text('td', i.kind), text('td', who), text('td', i.source ?? ''), text('td', String(i.count)), text('td', detail))
-    body.append(tr)
-  }
-}
-
-async function refresh () {
-  if (!token) return
-  try {
-    const [status, channels, incidents] = await Promise.all([api('GET', '/api/status'), api('GET', '/api/channels'), api('GET', '/api/incidents?limit=50')])
-    $('#panel-status').textContent = status.panel.configured ? (status.panel.connected ? 'panel: connected' : 'panel: not connected') : 'panel: not configured'
-    renderChannels(channels, status.panel.configured)
-    renderIncidents(incidents.incidents)
-    if (logsOf) {
-      const logs = await api('GET', `/api/channels/${logsOf}/logs?lines=400`)
-      $('#logs-view').hidden = false
-      $('#logs-id').textContent = `${logsOf} (${logs.state}, ${logs.restarts} restarts)`
-      $('#logs').textContent = logs.lines.map((l) => `${new Date(l.t).toLocaleTimeString()}  ${l.line}`).join('\n')
+  /** ON AIR / WAITING FOR PUBLISHER / RETRYING (exit N), as the spec names the badges. */
+  function badge (c) {
+    const span = (text, cls) => h('span', { class: 'badge ' + cls }, text)
+    if (!c.running) return span('STOPPED', 'stopped')
+    if (c.slate.slated) return span('ON AIR (SLATE)', 'slated')
+    if (c.state === 'up') return span('ON AIR', 'on-air')
+    if (c.state === 'waiting-input') return span('WAITING FOR PUBLISHER', 'waiting')
+    if (c.state === 'backoff') {
+      const exit = c.watchdog.lastExit
+      const code = exit ? (exit.code ?? exit.signal ?? '?') : '?'
+      return span(`RETRYING (exit ${code})`, 'retrying')
     }
-  } catch (err) {
-    $('#action-error').textContent = err.message
+    return span(c.state.toUpperCase(), 'starting')
   }
-}
 
-function show () {
-  $('#login-view').hidden = Boolean(token)
-  $('#main-view').hidden = !token
-  $('#logout').hidden = !token
-}
-
-function logout () {
-  token = null
-  sessionStorage.removeItem('arus-token')
-  show()
-}
-
-$('#login-form').addEventListener('submit', async (e) => {
-  e.preventDefault()
-  const f = new FormData(e.target)
-  $('#login-error').textContent = ''
-  try {
-    const r = await api('POST', '/api/login', { username: f.get('username'), password: f.get('password') })
-    token = r.token
-    sessionStorage.setItem('arus-token', token)
-    show()
-    refresh()
-  } catch (err) {
-    $('#login-error').textContent = err.message
+  function describeInput (c) {
+    const i = c.input
+    const what = i.kind === 'pull' ? i.url : i.kind === 'file' ? i.path : i.kind
+    return c.ingest ? `${what} → ${c.ingest.pushUrl}` : what
   }
+
+  function panelLink (status) {
+    const p = status.panel
+    return p.configured ? (p.connected ? 'panel: connected' : 'panel: not connected') : 'panel: not configured'
+  }
+
+  function channelsTab () {
+    let channels, logsView, logsTitle, logs
+    let logsOf = null
+
+    const actions = (ui, c) => {
+      const path = `/api/channels/${enc(c.id)}`
+      const post = (what) => ui.action(() => ui.api('POST', `${path}/${what}`))
+      return [
+        c.running ? button('Stop', post('stop')) : button('Start', post('start')),
+        c.running && c.buffer === 'disk' ? button('Rotate', post('rotate')) : null,
+        button('Logs', ui.action(async () => { logsOf = c.id })),
+        c.running ? null : button('Delete', ui.action(async () => { if (confirm(`Delete ${c.id}?`)) await ui.api('DELETE', path) }), 'danger')
+      ]
+    }
+
+    return {
+      id: 'channels',
+      label: 'Channels',
+      refreshMs: REFRESH_MS,
+      setup (el, ui) {
+        channels = h('div', { id: 'channels' })
+        logsTitle = h('span', { id: 'logs-id' })
+        logs = h('pre', { id: 'logs' })
+        logsView = h('section', { id: 'logs-view', hidden: true },
+          h('h3', {}, 'Logs of ', logsTitle, ' ', button('Close', () => { logsOf = null; logsView.hidden = true })), logs)
+        el.append(h('h2', {}, 'Channels'), channels, logsView, h('h3', {}, 'Add a channel'),
+          ui.form({
+            id: 'add-form',
+            fields: [
+              { label: 'Id', name: 'id', required: true, pattern: '[A-Za-z0-9_.\\-]{1,64}' },
+              { label: 'Title', name: 'title' },
+              { label: 'Input', name: 'input', required: true, placeholder: 'test, rtmp, srt, udp, a URL or a file path' },
+              { label: 'Buffer', name: 'buffer', options: [{ value: '', label: 'default' }, 'disk', 'ram'] },
+              { label: 'Segment s', name: 'hlsTime', type: 'number', min: 1, max: 30 }
+            ],
+            submit: 'Add',
+            onSubmit: async (f) => {
+              const body = { id: f.id, input: f.input }
+              if (f.title) body.title = f.title
+              if (f.buffer) body.buffer = f.buffer
+              if (f.hlsTime) body.hlsTime = Number(f.hlsTime)
+              await ui.api('POST', '/api/channels', body)
+              return f.id
+            },
+            done: (id) => `Channel ${id} added`,
+            reset: true
+          }))
+      },
+      async render (_el, ui) {
+        const [status, list] = await Promise.all([ui.api('GET', '/api/status'), ui.api('GET', '/api/channels')])
+        ui.subtitle(panelLink(status))
+        const configured = status.panel.configured
+        const registration = (c) => !configured ? '—' : c.registered ? 'registered' : (c.registerError ?? (c.running ? 'pending' : '—'))
+        table(channels, [
+          { label: 'Channel', cell: (c) => [h('strong', {}, c.id), h('br'), h('span', { class: 'muted' }, c.title)] },
+          { label: 'Status', cell: badge },
+          { label: 'Input', cell: describeInput },
+          { label: 'Peers', cell: (c) => c.peers },
+          { label: 'Panel', cell: (c) => h('span', { class: c.registerError ? 'error' : '' }, registration(c)) },
+          { label: '', class: 'actions', cell: (c) => actions(ui, c) }
+        ], list.channels, { rowAttrs: (c) => ({ 'data-channel': c.id }), empty: 'No channels yet.' })
+        if (logsOf) {
+          const r = await ui.api('GET', `/api/channels/${enc(logsOf)}/logs?lines=400`)
+          logsView.hidden = false
+          logsTitle.textContent = `${logsOf} (${r.state}, ${r.restarts} restarts)`
+          logs.textContent = r.lines.map((l) => `${new Date(l.t).toLocaleTimeString()}  ${l.line}`).join('\n')
+        }
+      }
+    }
+  }
+
+  function incidentsTab () {
+    let summary, incidents
+    return {
+      id: 'incidents',
+      label: 'Incidents',
+      refreshMs: REFRESH_MS,
+      setup (el) {
+        summary = h('p', { class: 'hint' })
+        incidents = h('div', { id: 'incidents' })
+        el.append(h('h2', {}, 'Incidents'), summary, incidents)
+      },
+      async render (_el, ui) {
+        const r = await ui.api('GET', '/api/incidents?limit=50')
+        summary.textContent = `${r.total} kept, ${r.open} open`
+        const detail = (i) => i.kind === 'slate-retry' ? (i.ok ? 'healthy' : (i.detail ?? 'failed')) : (i.detail ?? '')
+        table(incidents, [
+          { label: 'When', cell: (i) => when(i.startedAt) + (i.endedAt === null ? ' (open)' : '') },
+          { label: 'Kind', cell: (i) => i.kind },
+          { label: 'Channel', cell: (i) => i.channel ?? (i.channels ?? []).join(', ') },
+          { label: 'Source', cell: (i) => i.source ?? '' },
+          { label: 'Count', cell: (i) => i.count },
+          { label: 'Detail', cell: detail }
+        ], r.incidents, { empty: 'No incidents.' })
+      }
+    }
+  }
+
+  /**
+   * GET /api/analytics → one x per sampled UTC hour (epoch seconds) and, per channel, its mean
+   * peers and egress MiB in that hour (null where the channel has no sample: a gap).
+   */
+  function hourlySeries (view) {
+    const hours = []
+    for (const day of view.days) {
+      const midnight = Date.parse(day.date + 'T00:00:00Z') / 1000
+      for (const [hour, bucket] of Object.entries(day.hours)) hours.push({ t: midnight + Number(hour) * HOUR_SEC, bucket })
+    }
+    hours.sort((a, b) => a.t - b.t)
+    const ids = [...new Set(hours.flatMap((x) => Object.keys(x.bucket.channels)))].sort()
+    const column = (pick) => ids.map((id) => hours.map((x) => (x.bucket.channels[id] ? pick(x.bucket.channels[id]) : null)))
+    return {
+      xs: hours.map((x) => x.t),
+      ids,
+      peers: column((c) => Math.round(c.peers.mean * 10) / 10),
+      egressMiB: column((c) => Math.round(c.egressBytes / 10485.76) / 100),
+      incidents: hours.reduce((n, x) => n + x.bucket.incidents, 0)
+    }
+  }
+
+  function analyticsTab () {
+    let days, about, peersChart, egressChart
+    return {
+      id: 'analytics',
+      label: 'Analytics',
+      refreshMs: ANALYTICS_REFRESH_MS,
+      setup (el, ui) {
+        days = h('select', { id: 'analytics-days', onchange: () => ui.refresh() },
+          [1, 7, 30].map((n) => h('option', { value: n, selected: n === 7 }, n === 1 ? 'last day' : `last ${n} days`)))
+        about = h('dl', { id: 'analytics-facts', class: 'facts' })
+        peersChart = h('div', { id: 'peers-chart', class: 'chart' })
+        egressChart = h('div', { id: 'egress-chart', class: 'chart' })
+        el.append(h('h2', {}, 'Analytics ', days), about, peersChart, egressChart,
+          h('p', { class: 'hint' }, 'Hourly buckets by UTC day: stream ids and counts only, never peer keys or addresses.'))
+      },
+      async render (_el, ui) {
+        const view = await ui.api('GET', `/api/analytics?days=${enc(days.value)}`)
+        const s = hourlySeries(view)
+        const now = view.current ? Object.values(view.current.channels).reduce((n, c) => n + c.peers, 0) : null
+        facts(about, [
+          ['Analytics', view.enabled ? `on, ${view.retentionDays} days kept` : 'off (ANALYTICS_ENABLED=0)'],
+          ['Hours sampled', s.xs.length],
+          ['Last sample', view.current ? `${when(view.current.at)}: ${now} peers` : '-'],
+          ['Incidents', s.incidents]
+        ])
+        const drawn = view.enabled && s.xs.length > 0
+        peersChart.hidden = !drawn
+        egressChart.hidden = !drawn
+        if (!drawn) return
+        const series = s.ids.map((id) => ({ label: id }))
+        // At least the last sampled hour in full: uPlot would stretch a single point over years.
+        const xRange = [s.xs[0], s.xs[s.xs.length - 1] + HOUR_SEC]
+        await chart(peersChart, { title: 'Peers (hourly mean)', yLabel: 'peers', data: [s.xs, ...s.peers], series, xRange })
+        await chart(egressChart, { title: 'Egress (MiB per hour)', yLabel: 'MiB', data: [s.xs, ...s.egressMiB], series, xRange })
+      }
+    }
+  }
+
+  createShell({ title: 'Arus broadcaster', tabs: [channelsTab(), incidentsTab(), analyticsTab()] })
+}).catch((err) => {
+  document.body.textContent = `The dashboard could not load the kit shell (/kit/shell.js): ${err.message}`
 })
-
-$('#add-form').addEventListener('submit', async (e) => {
-  e.preventDefault()
-  const f = new FormData(e.target)
-  const body = { id: f.get('id'), input: f.get('input') }
-  if (f.get('title')) body.title = f.get('title')
-  if (f.get('buffer')) body.buffer = f.get('buffer')
-  if (f.get('hlsTime')) body.hlsTime = Number(f.get('hlsTime'))
-  $('#action-error').textContent = ''
-  try { await api('POST', '/api/channels', body); e.target.reset() } catch (err) { $('#action-error').textContent = err.message }
-  refresh()
-})
-
-$('#logout').addEventListener('click', logout)
-$('#logs-close').addEventListener('click', () => { logsOf = null; $('#logs-view').hidden = true })
-
-show()
-refresh()
-setInterval(refresh, 3000)

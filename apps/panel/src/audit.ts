@@ -1,5 +1,7 @@
 import { createActivity, createAdminRegistry, type Activity, type AdminRegistry, type Logger } from '@arus/service'
-import type { PanelSettings } from './context.js'
+import { createConfigSnapshots, type ConfigSnapshots } from '@arus/config-snapshots'
+import { panelConfigSections } from './config-sections.js'
+import type { PanelCore, PanelSettings } from './context.js'
 import type { PanelPaths } from './paths.js'
 
 /**
@@ -13,6 +15,20 @@ export function panelActivity (log: Logger): Activity {
   return createActivity(log, { fields: PANEL_ACTIVITY_FIELDS })
 }
 
-export function panelAdmins (paths: PanelPaths, settings: PanelSettings, activity: Activity): AdminRegistry {
-  return createAdminRegistry({ activity }, { path: paths.admins, argon: settings.argon })
+/** The admin accounts; removing one takes a config snapshot first (`beforeDestructive`). */
+export function panelAdmins (paths: PanelPaths, settings: PanelSettings, components: { activity: Activity; beforeDestructive: (what: string) => Promise<unknown> }): AdminRegistry {
+  return createAdminRegistry(components, { path: paths.admins, argon: settings.argon })
+}
+
+/** The panel's config snapshots over `core` (sections: config-sections.ts). */
+export function panelSnapshots (core: PanelCore): ConfigSnapshots {
+  return createConfigSnapshots({
+    service: 'panel',
+    dir: core.paths.configSnapshots,
+    keep: core.settings.snapshots.keep,
+    ...(core.settings.snapshots.backupDir !== undefined ? { backupDir: core.settings.snapshots.backupDir } : {}),
+    sections: panelConfigSections(core),
+    log: core.log,
+    activity: core.activity
+  })
 }

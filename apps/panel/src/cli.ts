@@ -1,6 +1,7 @@
 import type { Command } from 'commander'
+import { configCommands } from '@arus/config-snapshots'
 import { adminCommands, createDaemonProgram, processIO, runCommandLine, type CliIO } from '@arus/service'
-import { cliBase, withRegistries } from './cli/context.js'
+import { cliBase, openConfig, withRegistries } from './cli/context.js'
 import { identityCommands } from './cli/identity-commands.js'
 import { registryCommands } from './cli/registry-commands.js'
 import { streamCommands } from './cli/stream-commands.js'
@@ -24,6 +25,7 @@ export function buildProgram (io: CliIO): Command {
   streamCommands(program, cli)
   adminCommands(program, cli, () => withRegistries(io, async (ctx) => ctx.admins))
   registryCommands(program, cli)
+  configCommands(program, cli, () => openConfig(io))
   return program
 }
 

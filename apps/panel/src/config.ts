@@ -37,6 +37,7 @@ export function panelSettings (c: PanelConfig): PanelSettings {
     legacyPublisher: c.LEGACY_PUBLISHER,
     powDifficulty: c.POW_DIFFICULTY,
     registerMaxSkewMs: c.REGISTER_MAX_SKEW_SECONDS * 1000,
-    serviceName: c.SERVICE_NAME
+    serviceName: c.SERVICE_NAME,
+    snapshots: { keep: c.CONFIG_SNAPSHOT_KEEP, ...(c.BACKUP_DIR ? { backupDir: c.BACKUP_DIR } : {}) }
   }
 }

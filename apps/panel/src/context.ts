@@ -1,4 +1,5 @@
 import type { CatalogWriter } from '@arus/catalog'
+import type { ConfigSnapshots } from '@arus/config-snapshots'
 import type { Activity, AdminRegistry, Logger } from '@arus/service'
 import type Hyperdrive from 'hyperdrive'
 import type { PanelIdentity } from './identity.js'
@@ -16,20 +17,31 @@ export interface PanelSettings {
   powDifficulty: number
   registerMaxSkewMs: number
   serviceName: string
+  /** CONFIG_SNAPSHOT_KEEP and BACKUP_DIR. */
+  snapshots: { keep: number; backupDir?: string }
 }
 
-/** What an operation may touch. Built by main.ts (daemon) or cli.ts (one-shot command). */
-export interface PanelContext {
+/**
+ * What an operation may touch, without the admin accounts and config snapshots: the config
+ * sections restore through it (so a restore's own removals take no extra snapshot).
+ */
+export interface PanelCore {
   paths: PanelPaths
   settings: PanelSettings
   identity: PanelIdentity
   catalog: CatalogWriter
   registries: PanelRegistries
-  /** Admin accounts of the HTTP API (the kit's registry, private/admins.json). */
-  admins: AdminRegistry
   assets: Hyperdrive
   log: Logger
   now: () => number
   /** Where operations audit what they did: logged, and kept in the daemon's ring (GET /api/observability). */
   activity: Activity
+}
+
+/** What an operation may touch. Built by open.ts for main.ts (daemon) and cli.ts (one-shot commands). */
+export interface PanelContext extends PanelCore {
+  /** Admin accounts of the HTTP API (the kit's registry, private/admins.json). */
+  admins: AdminRegistry
+  /** Config snapshots: destructive operations call `beforeDestructive` first. */
+  snapshots: ConfigSnapshots
 }

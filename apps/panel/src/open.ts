@@ -3,8 +3,8 @@ import Hyperdrive from 'hyperdrive'
 import { createCatalogWriter } from '@arus/catalog'
 import { toHex } from '@arus/crypto'
 import type { Activity, Logger } from '@arus/service'
-import { panelAdmins } from './audit.js'
-import type { PanelContext, PanelSettings } from './context.js'
+import { panelAdmins, panelSnapshots } from './audit.js'
+import type { PanelContext, PanelCore, PanelSettings } from './context.js'
 import { PanelError } from './errors.js'
 import { loadIdentity } from './identity.js'
 import { panelPaths } from './paths.js'
@@ -40,7 +40,10 @@ export async function openPanel (dataDir: string, settings: PanelSettings, compo
     const meta = await catalog.getMeta('panel')
     const wanted = { v: 1 as const, assetsKey: toHex(assets.key), serviceName: settings.serviceName }
     if (!meta || meta.assetsKey !== wanted.assetsKey || meta.serviceName !== wanted.serviceName) await catalog.putMeta('panel', wanted)
-    const ctx: PanelContext = { paths, settings, identity, catalog, registries: openRegistries(paths), admins: panelAdmins(paths, settings, activity), assets, log, activity, now: Date.now }
+    const core: PanelCore = { paths, settings, identity, catalog, registries: openRegistries(paths), assets, log, activity, now: Date.now }
+    const snapshots = panelSnapshots(core)
+    const admins = panelAdmins(paths, settings, { activity, beforeDestructive: (what) => snapshots.beforeDestructive(what) })
+    const ctx: PanelContext = { ...core, admins, snapshots }
     return {
       ctx,
       store,

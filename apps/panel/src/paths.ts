@@ -5,6 +5,8 @@ export interface PanelPaths {
   dataDir: string
   store: string
   privateDir: string
+  /** Config snapshots (0700; files 0600): they hold secrets. */
+  configSnapshots: string
   identity: string
   streamKeys: string
   publishers: string
@@ -18,6 +20,7 @@ export function panelPaths (dataDir: string): PanelPaths {
     dataDir,
     store: join(dataDir, 'store'),
     privateDir,
+    configSnapshots: join(dataDir, 'config-snapshots'),
     identity: join(privateDir, 'identity.json'),
     streamKeys: join(privateDir, 'stream-keys.json'),
     publishers: join(privateDir, 'publishers.json'),

@@ -60,7 +60,7 @@ describe('arus-panel user commands', () => {
   it('list-devices, logout-device (unknown device refused) and delete-user', async (t) => {
     const env = await setup(t)
     await cliJson(env, ['create-user', 'alice'], 'pw\n')
-    expect(await cliJson(env, ['list-devices', 'alice'])).toEqual([])
+    expect(await cliJson(env, ['list-devices', 'alice'])).toEqual({ devices: [] })
     expect((await cli(env, ['list-devices', 'alice'])).stdout).toContain('(no devices)')
     expect((await cli(env, ['logout-device', 'alice', 'ab'.repeat(32)])).stderr).toContain('PANEL_NOT_FOUND')
     expect(await cliJson(env, ['delete-user', 'alice'])).toEqual({ deleted: 'alice' })

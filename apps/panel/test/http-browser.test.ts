@@ -10,7 +10,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 
 describe('dashboard in Chromium', () => {
-  it('logs in, creates a user, adds a redirect stream and sees it listed', async (t) => {
+  it('logs in, creates a user, adds a redirect stream and sees it listed, shows a refusal, logs out', async (t) => {
     expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`).toBe(true)
     const a = await adminApi(t)
     const base = await listenControlServer(a.app, { host: '127.0.0.1', port: 0 })
@@ -81,5 +81,16 @@ describe('dashboard in Chromium', () => {
     })])
     expect((await a.call('GET', '/api/users/alice')).status).toBe(200)
     expect(problems).toEqual([])
+
+    // A refusal shows its code in the shell's message area (the browser also logs the failed
+    // load); logging out returns to the login form.
+    await page.click('[data-tab=users]')
+    await page.fill('#user-create-name', 'alice')
+    await page.fill('#user-create-password', 'alice-pw')
+    await page.click('#user-create-submit')
+    await expect.poll(() => page.textContent('#message.error')).toMatch(/^PANEL_[A-Z_]+: /)
+    await page.click('#nav button.logout')
+    await page.waitForSelector('#login-view:not([hidden])')
+    expect(await page.isHidden('#nav')).toBe(true)
   }, 60_000)
 })

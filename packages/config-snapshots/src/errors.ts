@@ -1,4 +1,4 @@
-import { ArusError, type ArusErrorInit } from '@arus/service'
+import { ArusError, type ArusErrorInit, type ErrorTable } from '@arus/service'
 
 /**
  * Every code `@arus/config-snapshots` throws, with its HTTP status and meaning. Codes are
@@ -14,7 +14,7 @@ export const CONFIG_ERROR_CODES = {
   CONFIG_RESTORE_UNSUPPORTED: { status: 409, meaning: 'This service is export-only: plan, restore and template import are refused.' },
   CONFIG_INVALID_TEMPLATE: { status: 400, meaning: 'A template is not a valid arus-config-template envelope or a section fails its schema; the message names the fields, never their values.' },
   CONFIG_WRONG_SERVICE: { status: 409, meaning: 'The template or snapshot was made by another service (e.g. a broadcaster template given to the panel).' }
-} as const
+} as const satisfies ErrorTable
 
 /** One of the codes in {@link CONFIG_ERROR_CODES}. */
 export type ConfigErrorCode = keyof typeof CONFIG_ERROR_CODES

@@ -83,7 +83,7 @@ export interface ConfigSnapshotsInit {
   /** BACKUP_DIR, read only; undefined: backups() answers available: false. */
   backupDir?: string
   /** The daemon's sections, in the order restores apply them. */
-  sections: ConfigSection<any>[]
+  sections: ConfigSection[]
   /** false for export-only services (reseller): plan, restore and template import answer 409. Default true. */
   restoreSupported?: boolean
   log: Logger

@@ -91,16 +91,17 @@ function loadUplot () {
 /**
  * Draws a time series chart into `el` with uPlot, replacing the chart drawn there before.
  * `data`: `[xs, ...ys]` with xs in epoch seconds and a null for a gap; `series`: one
- * `{ label, stroke?, value? }` per ys (uPlot series options). Resolves to the uPlot instance.
+ * `{ label, stroke?, value? }` per ys (uPlot series options); `xRange`: `[min, max]` epoch
+ * seconds shown (default: the data's). Resolves to the uPlot instance.
  */
-export async function chart (el, { data, series, title, yLabel, height = 240 }) {
+export async function chart (el, { data, series, title, yLabel, xRange, height = 240 }) {
   const UPlot = await loadUplot()
   CHARTS.get(el)?.destroy()
   const opts = {
     title,
     width: Math.max(320, el.clientWidth || 640),
     height,
-    scales: { x: { time: true } },
+    scales: { x: xRange ? { time: true, range: xRange } : { time: true } },
     axes: [{}, { label: yLabel }],
     series: [{}, ...series.map((s, i) => ({ stroke: PALETTE[i % PALETTE.length], width: 2, ...s }))]
   }

@@ -1,26 +1,21 @@
-import { randomBytes } from 'node:crypto'
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
-import { ARUS_BINS, runBin, spawnBroadcasterDaemon } from './daemons.js'
-import type { DaemonInit } from './daemons.js'
-import { TestkitError } from './errors.js'
-import { createHttpClient } from './http-client.js'
-import type { HttpClient, HttpLogin, HttpReply } from './http-client.js'
+import { ARUS_BINS, daemonInit, runBin, secret, spawnBroadcasterDaemon } from './daemons.js'
+import { createDaemonSlot } from './daemon-slot.js'
+import type { HttpCallOptions, HttpLogin, HttpReply } from './http-client.js'
 import type { SpawnedProcess } from './process.js'
 import { registerTeardown } from './teardown.js'
 import type { TestContextLike } from './teardown.js'
 import { ownedTmpDir } from './tmp.js'
-import { freePort, waitFor } from './wait.js'
+import { waitFor } from './wait.js'
 
 /** Cheap Argon2id, 1 s segments, short watchdog backoffs, unpaced resume. */
-export const BROADCASTER_TEST_ENV: Readonly<Record<string, string>> = {
+export const BROADCASTER_TEST_ENV: Readonly<Record<string, string>> = Object.freeze({
   ARGON2_MEM_KIB: '8',
   ARGON2_OPS: '1',
   HLS_TIME: '1',
   RESPAWN_MIN_MS: '200',
   RESPAWN_MAX_MS: '1000',
   RESUME_PACE: '0'
-}
+})
 
 /** The `test` pattern kept light: 320x180, ultrafast, 1 s segments, 4 in the playlist. */
 export const LIGHT_CHANNEL = { input: 'test', transcode: { width: 320, height: 180, preset: 'ultrafast' }, hlsTime: 1, hlsListSize: 4 } as const
@@ -47,37 +42,40 @@ export interface BroadcasterInit {
   /** Data directory, kept afterwards. Default: a temp dir removed on teardown. */
   dataDir?: string
   /** Apply {@link BROADCASTER_TEST_ENV}. Default true; false keeps the daemon's own defaults. */
-  testDefaults?: boolean
-  /** Tee the daemon's output to `<logs>/broadcaster-<name>.log`. */
+  testEnv?: boolean
+  /** Tee the daemon's output to `<logs>/broadcaster-<name>.log` (the directory is created). */
   logs?: string
   /** Bound on the ready line. Default 30000 ms. */
   readyTimeoutMs?: number
-  /** Checked between the set-up steps: an abort ends the start-up (and tears down what it made). */
+  /** Ends the start-up: what it made is torn down and the call rejects with the signal's reason. */
   signal?: AbortSignal
 }
 
 /** A broadcaster started by {@link startBroadcaster}. */
 export interface BroadcasterHandle {
+  /** The environment of `add-admin` and of the daemon (`DATA_DIR`, `PANEL_PUBKEY`, `PUBLISHER_KEY`, …). */
   readonly env: Record<string, string>
   readonly dataDir: string
+  /** Its publisher's name. */
   readonly name: string
   readonly publisher: { name: string; scopes: string; secretKey: string }
   readonly operator: HttpLogin
-  /** The control API base URL while running, else `null`. */
+  /** The control API base URL while running (a new port at each start), else `null`. */
   readonly controlUrl: string | null
+  /** The running `arus-broadcaster run` process, else `null`. */
   readonly proc: SpawnedProcess | null
   /** Control API call as the operator (logged in lazily); the JSON body. @throws Error with status and body on non-2xx. */
-  api<T = any>(method: string, path: string, body?: unknown): Promise<T>
+  api<T = any>(method: string, path: string, body?: unknown, opts?: HttpCallOptions): Promise<T>
   /** Control API call as the operator; never throws on the status. */
-  call<T = any>(method: string, path: string, body?: unknown): Promise<HttpReply<T>>
+  call<T = any>(method: string, path: string, body?: unknown, opts?: HttpCallOptions): Promise<HttpReply<T>>
   /**
    * Adds and starts a {@link LIGHT_CHANNEL} (`extra` overrides its fields) and waits until
    * the panel has acknowledged its registration; resolves its feedKey.
    */
   channel(id: string, extra?: Record<string, unknown>, opts?: { timeoutMs?: number }): Promise<string>
-  /** Sends `sig` to the daemon: SIGSTOP/SIGCONT freeze and thaw it, SIGKILL ends it abruptly. */
+  /** Sends `sig` to the running daemon: SIGSTOP/SIGCONT freeze and thaw it, SIGKILL ends it abruptly. */
   signal(sig: NodeJS.Signals): void
-  /** Starts `arus-broadcaster run` on the same data dir (no-op while running). */
+  /** Starts `arus-broadcaster run` on the same data dir (no-op while running or starting). */
   start(): Promise<void>
   /** Thaws and stops the daemon (SIGTERM, SIGKILL after 15 s); `start()` runs it again. */
   stop(): Promise<void>
@@ -85,13 +83,14 @@ export interface BroadcasterHandle {
   close(): Promise<void>
 }
 
+
 let sites = 0
-const secret = (): string => randomBytes(9).toString('base64url')
 
 /**
- * Enrolls a publisher through the panel, creates the control operator, starts
- * `arus-broadcaster run` (control API on a free port) and waits for `broadcaster.ready`.
- * Torn down with `t`, by `close()` or by `cleanupAll()`.
+ * Enrolls a publisher through the panel, creates the control operator with `add-admin`,
+ * starts `arus-broadcaster run` (control API on a free port: `CONTROL_PORT=0`) and waits for
+ * `broadcaster.ready`. Torn down with `t`, by `close()` or by `cleanupAll()`; a failed or
+ * aborted start-up tears down what it made before it throws.
  */
 export async function startBroadcaster (t: TestContextLike | undefined, init: BroadcasterInit): Promise<BroadcasterHandle> {
   const name = init.name ?? `site${++sites}`
@@ -99,63 +98,41 @@ export async function startBroadcaster (t: TestContextLike | undefined, init: Br
   const operator = init.operator ?? { name: 'op', password: secret() }
   const owned = init.dataDir === undefined ? ownedTmpDir(t, 'arus-bc-') : null
   const dataDir = init.dataDir ?? owned!.dir
-  const daemonInit: DaemonInit = { readyTimeoutMs: init.readyTimeoutMs ?? 30_000 }
-  if (init.logs !== undefined) {
-    mkdirSync(init.logs, { recursive: true, mode: 0o700 })
-    daemonInit.logFile = join(init.logs, `broadcaster-${name}.log`)
-  }
-
-  let proc: SpawnedProcess | null = null
-  let http: HttpClient | null = null
-  const stop = async (): Promise<void> => {
-    const running = proc
-    proc = null
-    http = null
-    // A frozen process ignores SIGTERM until thawed, and its ffmpeg children would outlive a SIGKILL.
-    if (running !== null && running.child.exitCode === null && running.child.signalCode === null) running.child.kill('SIGCONT')
-    await running?.stop('SIGTERM', 15_000)
-  }
-  const close = registerTeardown(t, async () => { try { await stop() } finally { await owned?.remove() } })
-  const client = (): HttpClient => {
-    if (http === null) throw TestkitError.badOption('broadcaster', 'not running')
-    return http
-  }
+  let env: Record<string, string> = {}
+  const slot = createDaemonSlot('broadcaster', (bound) =>
+    spawnBroadcasterDaemon(undefined, env, { ...daemonInit(init, `broadcaster-${name}`), signal: bound }), operator)
+  const close = registerTeardown(t, async () => { try { await slot.stop() } finally { await owned?.remove() } })
 
   try {
     init.signal?.throwIfAborted()
     const { secretKey } = await init.panel.addPublisher(name, scopes)
-    const env: Record<string, string> = {
+    env = {
       DATA_DIR: dataDir,
       BOOTSTRAP: init.panel.bootstrap,
       PANEL_PUBKEY: init.panel.panelKey,
       PUBLISHER_KEY: secretKey,
       PUBLISHER_NAME: name,
       LOG_FORMAT: 'json',
-      ...(init.testDefaults ?? true ? BROADCASTER_TEST_ENV : {}),
+      ...(init.testEnv ?? true ? BROADCASTER_TEST_ENV : {}),
       CONTROL_ENABLED: '1',
-      CONTROL_PORT: String(await freePort()),
+      CONTROL_PORT: '0',
       ...init.env
     }
-    const added = await runBin(ARUS_BINS.broadcaster, ['add-admin', operator.name], { env, input: `${operator.password}\n` })
-    if (added.code !== 0) throw new Error(`arus-broadcaster add-admin exited ${added.code}: ${added.stderr.trim()}`)
-    const start = async (): Promise<void> => {
-      if (proc !== null) return
-      const daemon = await spawnBroadcasterDaemon(undefined, env, daemonInit)
-      proc = daemon.proc
-      http = daemon.url === null ? null : createHttpClient(daemon.url, { login: operator })
-    }
-    init.signal?.throwIfAborted()
-    await start()
+    const added = await runBin(ARUS_BINS.broadcaster, ['add-admin', operator.name],
+      { env, input: `${operator.password}\n`, signal: init.signal })
+    if (added.code !== 0) throw new Error(`arus-broadcaster add-admin exited ${added.code ?? added.signal}: ${added.stderr.trim()}`)
+    // Only this first start-up is bound to init.signal: a later start() is the caller's own.
+    await slot.start(init.signal)
     const handle: BroadcasterHandle = {
       env,
       dataDir,
       name,
       publisher: { name, scopes, secretKey },
       operator,
-      get controlUrl () { return http?.url ?? null },
-      get proc () { return proc },
-      api: (method, path, body) => client().api(method, path, body),
-      call: (method, path, body) => client().call(method, path, body),
+      get controlUrl () { return slot.url },
+      get proc () { return slot.proc },
+      api: (method, path, body, opts) => slot.client().api(method, path, body, opts),
+      call: (method, path, body, opts) => slot.client().call(method, path, body, opts),
       async channel (id, extra = {}, opts = {}) {
         await handle.api('POST', '/api/channels', { id, title: id, ...LIGHT_CHANNEL, ...extra })
         const started = await handle.api<{ feedKey: string }>('POST', `/api/channels/${id}/start`)
@@ -163,14 +140,14 @@ export async function startBroadcaster (t: TestContextLike | undefined, init: Br
           { timeoutMs: opts.timeoutMs ?? 30_000, intervalMs: 200, message: `channel ${id} registered with the panel` })
         return started.feedKey
       },
-      signal (sig) { proc?.child.kill(sig) },
-      start,
-      stop,
+      signal (sig) { slot.proc?.child.kill(sig) },
+      start: () => slot.start(),
+      stop: () => slot.stop(),
       close
     }
     return handle
   } catch (err) {
     await close()
-    throw err
+    throw init.signal?.aborted === true ? init.signal.reason : err
   }
 }

@@ -1,8 +1,10 @@
 /**
  * @packageDocumentation
  * `@arus/testkit` (private): test helpers that clean up after themselves — a local DHT
- * testnet on 127.0.0.1, temp dirs and stores, a log sink, child-process control and
- * bounded waits.
+ * testnet on 127.0.0.1, temp dirs and stores, a log sink, child-process control, bounded
+ * waits, and the real daemons as processes: `startPanel`, `startBroadcaster` and
+ * `createStack` (testnet + panel + broadcasters), the one-shot bins (`runBin`), a small
+ * client of their HTTP APIs and an ffmpeg decode check.
  *
  * Teardown pattern: pass the vitest test context as the first argument
  * (`it('x', async (t) => { const net = await createTestnet(t) })`) and the helper registers
@@ -24,3 +26,15 @@ export { spawnProcess } from './process.js'
 export type { ExitStatus, SpawnedProcess, SpawnInit } from './process.js'
 export { freePort, waitFor, withTimeout } from './wait.js'
 export type { WaitForInit } from './wait.js'
+export { createHttpClient } from './http-client.js'
+export type { HttpCallOptions, HttpClient, HttpClientInit, HttpLogin, HttpReply } from './http-client.js'
+export { ARUS_BINS, runBin, runBinJson, spawnBroadcasterDaemon, spawnPanelDaemon, spawnTestnetDaemon } from './daemons.js'
+export type { CliResult, DaemonInit, RunBinInit, SpawnedDaemon } from './daemons.js'
+export { PANEL_TEST_ENV, startPanel } from './panel.js'
+export type { PanelHandle, PanelInit } from './panel.js'
+export { BROADCASTER_TEST_ENV, LIGHT_CHANNEL, startBroadcaster } from './broadcaster.js'
+export type { BroadcasterHandle, BroadcasterInit, PanelRef } from './broadcaster.js'
+export { createStack } from './stack.js'
+export type { Stack, StackBroadcasterInit, StackInit } from './stack.js'
+export { decodeWithFfmpeg } from './ffmpeg.js'
+export type { DecodeInit, DecodeResult } from './ffmpeg.js'

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify'
+import type { ConfigSnapshots } from '@arus/config-snapshots'
 import { z } from 'zod'
 import { DeletedReply, route } from '@arus/service'
 import type { ChannelManager } from '../channels/manager.js'
 import { ChannelId, CreateChannelBody, PatchChannelBody } from '../channels/model.js'
+import { BroadcasterError } from '../errors.js'
 import { ChannelListReply, ChannelLogsReply, ChannelViewReply } from '../channels/view.js'
 import { LOG_RING_LINES } from '../pipeline/log-ring.js'
 
@@ -15,7 +17,7 @@ import { LOG_RING_LINES } from '../pipeline/log-ring.js'
 const IdParams = z.strictObject({ id: ChannelId })
 const LogsQuery = z.strictObject({ lines: z.coerce.number().int().min(1).max(LOG_RING_LINES).default(LOG_RING_LINES) })
 
-export function channelRoutes (app: FastifyInstance, manager: ChannelManager): void {
+export function channelRoutes (app: FastifyInstance, manager: ChannelManager, snapshots: Pick<ConfigSnapshots, 'beforeDestructive'>): void {
   const tag = 'channels'
   route(app, { method: 'GET', url: '/api/channels', auth: true, tag, summary: 'Channels with live status', response: ChannelListReply },
     async () => ({ channels: manager.list() }))
@@ -26,7 +28,12 @@ export function channelRoutes (app: FastifyInstance, manager: ChannelManager): v
   route(app, { method: 'PATCH', url: '/api/channels/:id', auth: true, tag, summary: 'Edit metadata, input, transcode, buffer or HLS settings; applies on next start (a source change mints a new feed generation)', params: IdParams, body: PatchChannelBody, response: ChannelViewReply },
     async ({ params, body }) => manager.patch(params.id, body))
   route(app, { method: 'DELETE', url: '/api/channels/:id', auth: true, tag, summary: 'Remove a stopped channel (its feed identity is kept); refused while running', params: IdParams, response: DeletedReply },
-    async ({ params }) => { await manager.remove(params.id); return { deleted: params.id } })
+    async ({ params }) => {
+      if (manager.get(params.id).running) throw BroadcasterError.running(params.id)
+      await snapshots.beforeDestructive(`delete channel ${params.id}`)
+      await manager.remove(params.id)
+      return { deleted: params.id }
+    })
   route(app, { method: 'POST', url: '/api/channels/:id/start', auth: true, tag, summary: 'Start: spawn the pipeline, seed the feed, register isLive true; clears the log ring', params: IdParams, response: ChannelViewReply },
     async ({ params }) => manager.start(params.id, { operator: true }))
   route(app, { method: 'POST', url: '/api/channels/:id/stop', auth: true, tag, summary: 'Stop: tear the pipeline down and register isLive false', params: IdParams, response: ChannelViewReply },

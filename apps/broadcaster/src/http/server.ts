@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
+import { configRoutes, type ConfigSnapshots } from '@arus/config-snapshots'
 import { buildControlServer, type AdminRegistry, type ControlSettings, type Logger, type Registry, type TokenKeys, type VerifyWorker } from '@arus/service'
 import { channelRoutes } from './routes-channels.js'
 import { serviceRoutes, type ServiceRouteDeps } from './routes-service.js'
@@ -19,6 +20,7 @@ export interface BroadcasterServerDeps extends ServiceRouteDeps {
   metrics: Registry
   keys: TokenKeys
   admins: AdminRegistry
+  snapshots: ConfigSnapshots
   health(): Record<string, unknown>
   settings: Pick<ControlSettings, 'sessionTtlMs' | 'lockout' | 'verifyTimeoutMs' | 'trustProxy'>
   startedAt: number
@@ -45,7 +47,8 @@ export function buildBroadcasterServer (d: BroadcasterServerDeps): FastifyInstan
       ...(d.verifier ? { verifier: d.verifier } : {})
     }
   })
-  channelRoutes(app, d.manager)
+  channelRoutes(app, d.manager, d.snapshots)
+  configRoutes(app, d.snapshots)
   serviceRoutes(app, d)
   return app
 }

@@ -1,3 +1,4 @@
+import type { ConfigSnapshots } from '@arus/config-snapshots'
 import { cliLogger, ensurePrivateDir, type CliIO, type Logger } from '@arus/service'
 import { panelActivity, panelAdmins } from '../audit.js'
 import { loadPanelConfig, panelSettings, type PanelConfig } from '../config.js'
@@ -25,8 +26,37 @@ export async function withStore<T> (io: CliIO, fn: (ctx: PanelContext) => Promis
   }
 }
 
+/** The pre-destructive snapshot of a registry-only command: see {@link cliSnapshotter}. */
+export interface Snapshotter { beforeDestructive(what: string): Promise<unknown> }
+
 /** What registry-only commands touch: private files only, safe beside a running panel. */
-export type RegistryCtx = Pick<PanelContext, 'registries' | 'admins' | 'settings' | 'log' | 'activity' | 'identity'>
+export type RegistryCtx = Pick<PanelContext, 'registries' | 'admins' | 'settings' | 'log' | 'activity' | 'identity'> & { snapshots: Snapshotter }
+
+/**
+ * Registry-only commands run beside a running panel, which holds the store a snapshot reads.
+ * Stopped panel: the snapshot is taken as by the daemon. Running panel: the change goes ahead
+ * with a warning naming the way to get one (the admin API snapshots before the same change).
+ */
+function cliSnapshotter (io: CliIO, log: Logger): Snapshotter {
+  return {
+    async beforeDestructive (what) {
+      try {
+        return await withStore(io, (ctx) => ctx.snapshots.beforeDestructive(what))
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== 'PANEL_ELOCKED') throw err
+        log.warn({ event: 'config.snapshot.skipped', reason: `before-${what}` }, 'the running panel holds the store: no config snapshot before this change (the admin API takes one; or run `arus-panel config snapshot` while it is stopped)')
+        return null
+      }
+    }
+  }
+}
+
+/** The config commands' handle: the opened panel's snapshots (the store must be free: stop the panel). */
+export async function openConfig (io: CliIO): Promise<{ snapshots: ConfigSnapshots; close(): Promise<void> }> {
+  const { config, log } = cliBase(io)
+  const opened = await openPanel(config.DATA_DIR, panelSettings(config), { log, activity: panelActivity(log) })
+  return { snapshots: opened.ctx.snapshots, close: () => opened.close() }
+}
 
 /** Registry-only commands: private files only, safe beside a running panel. */
 export async function withRegistries<T> (io: CliIO, fn: (ctx: RegistryCtx) => Promise<T>): Promise<T> {
@@ -36,5 +66,7 @@ export async function withRegistries<T> (io: CliIO, fn: (ctx: RegistryCtx) => Pr
   await ensurePrivateDir(paths.privateDir)
   const settings = panelSettings(config)
   const activity = panelActivity(log)
-  return fn({ registries: openRegistries(paths), admins: panelAdmins(paths, settings, activity), settings, log, activity, identity })
+  const snapshots = cliSnapshotter(io, log)
+  const admins = panelAdmins(paths, settings, { activity, beforeDestructive: (what) => snapshots.beforeDestructive(what) })
+  return fn({ registries: openRegistries(paths), admins, settings, log, activity, identity, snapshots })
 }

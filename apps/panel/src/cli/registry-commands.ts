@@ -18,10 +18,10 @@ export function registryCommands (program: Command, cli: DaemonCli): void {
   program.command('list-publishers').description('enrolled publishers')
     .action(async () => {
       const list = await withRegistries(io, (ctx) => listPublishers(ctx))
-      out(list, list.map((p) => `${p.name}  ${p.status}  scopes ${p.scopes.join(',')}`).join('\n') || '(no publishers)')
+      out({ publishers: list }, list.map((p) => `${p.name}  ${p.status}  scopes ${p.scopes.join(',')}`).join('\n') || '(no publishers)')
     })
   program.command('remove-publisher <name>').description('hard-delete an enrollment')
-    .action(async (name: string) => { await withRegistries(io, (ctx) => removePublisher(ctx, name)); out({ removed: name }, `publisher ${name} removed`) })
+    .action(async (name: string) => { await withRegistries(io, (ctx) => removePublisher(ctx, name)); out({ deleted: name }, `publisher ${name} removed`) })
   program.command('set-publisher-scopes <name> <globs>').description('replace the scope globs (comma-separated)')
     .action(async (name: string, g: string) => out(await withRegistries(io, (ctx) => setPublisherScopes(ctx, name, globs(g))), `scopes of ${name} set`))
   program.command('set-publisher-status <name> <status>').description('active or revoked')

@@ -44,10 +44,10 @@ export function userCommands (program: Command, cli: DaemonCli): void {
   program.command('list-devices <username>').description('enrolled devices')
     .action(async (u: string) => {
       const devices = await withStore(io, (ctx) => users.listDevices(ctx, u))
-      out(devices, devices.map((d) => `${d.deviceId}  ${d.label || '-'}  enrolled ${new Date(d.enrolledAt).toISOString()}  v${d.tokenVersion}`).join('\n') || '(no devices)')
+      out({ devices }, devices.map((d) => `${d.deviceId}  ${d.label || '-'}  enrolled ${new Date(d.enrolledAt).toISOString()}  v${d.tokenVersion}`).join('\n') || '(no devices)')
     })
   program.command('logout-device <username> <deviceId>').description('drop one enrollment (no tokenVersion bump)')
-    .action(async (u: string, d: string) => { await withStore(io, (ctx) => users.logoutDevice(ctx, u, d)); out({ dropped: d }, `device dropped`) })
+    .action(async (u: string, d: string) => { await withStore(io, (ctx) => users.logoutDevice(ctx, u, d)); out({ deleted: d }, `device dropped`) })
   program.command('logout-all <username>').description('bump tokenVersion: every session fails its next online check')
     .action(async (u: string) => out(await withStore(io, (ctx) => users.logoutAll(ctx, u)), `all sessions of ${u} ended`))
   program.command('list').description('users and streams')

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { CatalogError } from '@arus/catalog'
+import { configRoutes } from '@arus/config-snapshots'
 import {
   ArusError, buildControlServer, listenControlServer, type ControlSettings, type FastifyInstance, type Logger, type VerifyWorker
 } from '@arus/service'
@@ -80,6 +81,7 @@ export function buildAdminServer (deps: AdminServerDeps): FastifyInstance {
   streamRoutes(app, ctx)
   categoryRoutes(app, ctx)
   registryRoutes(app, ctx)
+  configRoutes(app, ctx.snapshots)
   return app
 }
 

@@ -1,5 +1,5 @@
 import { blake2b256, toHex } from '@arus/crypto'
-import type { PanelContext } from '../context.js'
+import type { PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
 import { purgeUnusedArt } from './assets.js'
 import { parseStreamId } from './ids.js'
@@ -13,7 +13,7 @@ export const ART_EXTENSIONS = ['png', 'jpg', 'jpeg', 'webp', 'gif', 'svg'] as co
 /** Same cap as the tool server's art upload (spec 2 Limits). */
 export const MAX_ART_BYTES = 10 * 1024 * 1024
 
-export async function uploadArt (ctx: PanelContext, streamId: string, kind: string, bytes: Uint8Array, ext: string): Promise<{ path: string }> {
+export async function uploadArt (ctx: PanelCore, streamId: string, kind: string, bytes: Uint8Array, ext: string): Promise<{ path: string }> {
   const id = parseStreamId(streamId)
   if (!(ART_KINDS as readonly string[]).includes(kind)) throw PanelError.invalid('art kind must be poster, backdrop or logo')
   const e = ext.toLowerCase().replace(/^\./, '')

@@ -1,5 +1,5 @@
 import { CatMetaRecord, keys, slugify } from '@arus/catalog'
-import type { PanelContext } from '../context.js'
+import type { PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
 import { setMeta } from './stream-meta.js'
 import { listStreams } from './streams.js'
@@ -85,7 +85,7 @@ function check (record: Meta, metas: Map<string, Meta>): void {
 /** Meta records stay minimal: a record with nothing left to say is deleted (the bee keeps no empty rows). */
 const isEmpty = (m: Meta) => m.label === undefined && m.mergedInto === undefined && m.order === undefined && m.hidden !== true
 
-export async function listCategories (ctx: PanelContext): Promise<CategoryView[]> {
+export async function listCategories (ctx: PanelCore): Promise<CategoryView[]> {
   const metas = new Map((await ctx.catalog.listCatMeta()).map((m) => [m.slug, m]))
   const seen = new Map<string, { names: Set<string>; streams: number }>()
   for (const s of await listStreams(ctx)) {
@@ -117,14 +117,14 @@ export async function listCategories (ctx: PanelContext): Promise<CategoryView[]
   return views.sort((a, b) => (a.order ?? 10_000) - (b.order ?? 10_000) || a.label.localeCompare(b.label) || a.slug.localeCompare(b.slug))
 }
 
-async function view (ctx: PanelContext, slug: string): Promise<CategoryView> {
+async function view (ctx: PanelCore, slug: string): Promise<CategoryView> {
   const found = (await listCategories(ctx)).find((c) => c.slug === slug)
   if (!found) throw PanelError.notFound(`category "${slug}"`)
   return found
 }
 
 /** Creates the presentation record of a category (it may have no channels yet). */
-export async function createCategory (ctx: PanelContext, input: { name: string } & CategoryPatch): Promise<CategoryView> {
+export async function createCategory (ctx: PanelCore, input: { name: string } & CategoryPatch): Promise<CategoryView> {
   const slug = slugOf(input.name)
   const metas = new Map((await ctx.catalog.listCatMeta()).map((m) => [m.slug, m]))
   if (metas.has(slug)) throw PanelError.exists(`category "${slug}"`)
@@ -138,7 +138,7 @@ export async function createCategory (ctx: PanelContext, input: { name: string }
 }
 
 /** Renames, merges, orders or hides one category (upsert of its presentation record). */
-export async function editCategory (ctx: PanelContext, nameOrSlug: string, patch: CategoryPatch): Promise<CategoryView> {
+export async function editCategory (ctx: PanelCore, nameOrSlug: string, patch: CategoryPatch): Promise<CategoryView> {
   const slug = slugOf(nameOrSlug)
   const metas = new Map((await ctx.catalog.listCatMeta()).map((m) => [m.slug, m]))
   const record = apply(metas.get(slug) ?? null, slug, patch)
@@ -150,7 +150,7 @@ export async function editCategory (ctx: PanelContext, nameOrSlug: string, patch
 }
 
 /** Sets rail order 0..n-1 along `slugs` in one atomic write; categories not listed keep theirs. */
-export async function orderCategories (ctx: PanelContext, slugs: string[]): Promise<CategoryView[]> {
+export async function orderCategories (ctx: PanelCore, slugs: string[]): Promise<CategoryView[]> {
   const list = slugs.map(slugOf)
   if (new Set(list).size !== list.length) throw PanelError.invalid('order lists a category twice')
   if (list.length > 10_000) throw PanelError.invalid('order lists more than 10000 categories')
@@ -168,7 +168,7 @@ export async function orderCategories (ctx: PanelContext, slugs: string[]): Prom
  * removes the category from every record that lists it — the only operation here that edits
  * membership, through the same setMeta as any other metadata change.
  */
-export async function deleteCategory (ctx: PanelContext, nameOrSlug: string, opts: { strip?: boolean } = {}): Promise<{ deleted: string; stripped: number }> {
+export async function deleteCategory (ctx: PanelCore, nameOrSlug: string, opts: { strip?: boolean } = {}): Promise<{ deleted: string; stripped: number }> {
   const slug = slugOf(nameOrSlug)
   const had = (await ctx.catalog.getCatMeta(slug)) !== null
   const members = (await listStreams(ctx)).filter((s) => s.category.some((c) => slugify(c) === slug))

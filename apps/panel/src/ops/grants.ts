@@ -1,5 +1,5 @@
 import { fromHex, sealGrant } from '@arus/crypto'
-import type { PanelContext } from '../context.js'
+import type { PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
 import { parseStreamId, parseUsername } from './ids.js'
 import { allUsers } from './user-scan.js'
@@ -7,7 +7,7 @@ import { modify } from './users.js'
 
 /** Grants: wrapped[streamId] = crypto_box_seal(streamKey, user.pub), materialized without the password. */
 
-export async function grant (ctx: PanelContext, username: string, streamId: string): Promise<{ changed: boolean }> {
+export async function grant (ctx: PanelCore, username: string, streamId: string): Promise<{ changed: boolean }> {
   parseUsername(username)
   const id = parseStreamId(streamId)
   if (!(await ctx.catalog.getStream(id))) throw PanelError.notFound(`stream "${id}"`)
@@ -23,7 +23,7 @@ export async function grant (ctx: PanelContext, username: string, streamId: stri
   return { changed }
 }
 
-export async function revoke (ctx: PanelContext, username: string, streamId: string): Promise<{ changed: boolean }> {
+export async function revoke (ctx: PanelCore, username: string, streamId: string): Promise<{ changed: boolean }> {
   const id = parseStreamId(streamId)
   let changed = false
   await modify(ctx, username, (u) => {
@@ -40,7 +40,7 @@ export async function revoke (ctx: PanelContext, username: string, streamId: str
  * A stream's key changed (a register carried a new one): re-seal it for every holder so
  * existing grants keep working. Documented in docs/panel.md.
  */
-export async function resealStream (ctx: PanelContext, streamId: string, keyHex: string): Promise<number> {
+export async function resealStream (ctx: PanelCore, streamId: string, keyHex: string): Promise<number> {
   let n = 0
   for await (const { username, record } of allUsers(ctx)) {
     if (!Object.hasOwn(record.wrapped, streamId)) continue

@@ -1,5 +1,5 @@
 import { generateSigningKeyPair, toHex } from '@arus/crypto'
-import type { PanelContext } from '../context.js'
+import type { PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
 import type { PublisherEntry } from '../registries.js'
 
@@ -10,7 +10,7 @@ const GLOB = /^[A-Za-z0-9_.*?-]{1,128}$/
 
 export interface PublisherView { name: string; publicKey: string; scopes: string[]; status: 'active' | 'revoked'; createdAt: number }
 
-type RegistryCtx = Pick<PanelContext, 'registries' | 'log' | 'activity'>
+type RegistryCtx = Pick<PanelCore, 'registries' | 'log' | 'activity'>
 
 export function parsePublisherName (name: string): string {
   if (!NAME.test(name)) throw PanelError.invalid(`invalid publisher name "${String(name).slice(0, 64)}": 1-64 letters, digits, _ . -`)
@@ -60,7 +60,10 @@ async function edit (ctx: RegistryCtx, name: string, fn: (p: PublisherEntry) => 
   })
 }
 
-export async function removePublisher (ctx: RegistryCtx, name: string): Promise<void> {
+/** Removes an enrollment after an automatic config snapshot (its site can no longer register). */
+export async function removePublisher (ctx: RegistryCtx & { snapshots: { beforeDestructive(what: string): Promise<unknown> } }, name: string): Promise<void> {
+  if ((await ctx.registries.publishers.get(name)) === null) throw PanelError.notFound(`publisher "${name}"`)
+  await ctx.snapshots.beforeDestructive(`remove publisher ${name}`)
   await ctx.registries.publishers.update((map) => {
     if (!Object.hasOwn(map, name)) throw PanelError.notFound(`publisher "${name}"`)
     delete map[name]

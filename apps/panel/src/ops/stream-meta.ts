@@ -1,6 +1,6 @@
 import type { StreamRecord } from '@arus/catalog'
 import { fromHex, toHex } from '@arus/crypto'
-import type { PanelContext } from '../context.js'
+import type { PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
 import { parseStreamId } from './ids.js'
 
@@ -84,7 +84,7 @@ export function applyMeta (record: StreamRecord, patch: StreamMetaPatch): Stream
   return next as StreamRecord
 }
 
-export async function setMeta (ctx: PanelContext, id: string, patch: StreamMetaPatch): Promise<StreamRecord & { id: string }> {
+export async function setMeta (ctx: PanelCore, id: string, patch: StreamMetaPatch): Promise<StreamRecord & { id: string }> {
   parseStreamId(id)
   let out: StreamRecord | null = null
   await ctx.catalog.updateStream(id, (r) => {

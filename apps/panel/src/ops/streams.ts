@@ -1,6 +1,6 @@
 import type { StreamRecord } from '@arus/catalog'
 import { fromHex, randomBytes, toHex } from '@arus/crypto'
-import type { PanelContext } from '../context.js'
+import type { PanelContext, PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
 import { purgeUnusedArt } from './assets.js'
 import { parseStreamId } from './ids.js'
@@ -22,7 +22,7 @@ export interface AddStreamInput {
 }
 
 /** Adds a stream and its panel-private key. The key is returned once, here only. */
-export async function addStream (ctx: PanelContext, input: AddStreamInput): Promise<{ stream: StreamRecord & { id: string }; key: string }> {
+export async function addStream (ctx: PanelCore, input: AddStreamInput): Promise<{ stream: StreamRecord & { id: string }; key: string }> {
   const id = parseStreamId(input.id)
   if (input.url && input.feedKey) throw PanelError.invalid('a redirect url cannot be combined with a feedKey')
   const key = input.key !== undefined ? toHex(fromHex(input.key, 32)) : toHex(randomBytes(32))
@@ -37,21 +37,31 @@ export async function addStream (ctx: PanelContext, input: AddStreamInput): Prom
   return { stream: { id, ...record }, key }
 }
 
-export async function getStream (ctx: PanelContext, id: string): Promise<StreamRecord & { id: string }> {
+export async function getStream (ctx: PanelCore, id: string): Promise<StreamRecord & { id: string }> {
   const r = await ctx.catalog.getStream(parseStreamId(id))
   if (!r) throw PanelError.notFound(`stream "${id}"`)
   return { id, ...r }
 }
 
-export async function listStreams (ctx: PanelContext): Promise<Array<StreamRecord & { id: string }>> {
+export async function listStreams (ctx: PanelCore): Promise<Array<StreamRecord & { id: string }>> {
   return (await ctx.catalog.listStreams()).map(({ id, record }) => ({ id, ...record }))
 }
 
-/** Full purge: catalog record, private key, every grant, and art no other record uses. */
+/** Deletes a stream after an automatic config snapshot: see {@link purgeStream}. */
 export async function deleteStream (ctx: PanelContext, id: string): Promise<void> {
   const record = await ctx.catalog.getStream(parseStreamId(id))
   const hadKey = (await ctx.registries.streamKeys.get(id)) !== null
   if (!record && !hadKey) throw PanelError.notFound(`stream "${id}"`)
+  await ctx.snapshots.beforeDestructive(`delete stream ${id}`)
+  await purgeStream(ctx, id)
+}
+
+/**
+ * Full purge without a snapshot (a restore's removeExtra): catalog record, private key, every
+ * grant, and art no other record uses.
+ */
+export async function purgeStream (ctx: PanelCore, id: string): Promise<void> {
+  const record = await ctx.catalog.getStream(parseStreamId(id))
   for await (const { username, record: u } of allUsers(ctx)) {
     if (!Object.hasOwn(u.wrapped, id)) continue
     await ctx.catalog.updateUser(username, (cur) => {

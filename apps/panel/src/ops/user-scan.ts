@@ -1,8 +1,8 @@
 import type { UserRecord } from '@arus/catalog'
-import type { PanelContext } from '../context.js'
+import type { PanelCore } from '../context.js'
 
 /** Every user record, page by page (a leaf: imports no other op). */
-export async function * allUsers (ctx: PanelContext): AsyncGenerator<{ username: string; record: UserRecord }> {
+export async function * allUsers (ctx: PanelCore): AsyncGenerator<{ username: string; record: UserRecord }> {
   let after: string | undefined
   for (let pages = 0; pages < 1_000_000; pages++) {
     const page = await ctx.catalog.listUsers({ after, limit: 500 })

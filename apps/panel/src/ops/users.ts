@@ -1,5 +1,5 @@
 import type { UserRecord } from '@arus/catalog'
-import type { PanelContext } from '../context.js'
+import type { PanelContext, PanelCore } from '../context.js'
 import { deriveAccountSecrets, sealGrants } from '../account-keys.js'
 import { PanelError } from '../errors.js'
 import { parseUsername } from './ids.js'
@@ -16,13 +16,13 @@ export function summarizeUser (username: string, u: UserRecord): UserSummary {
   return { username, ...rest, grants: Object.keys(wrapped).sort() }
 }
 
-async function mustGet (ctx: PanelContext, username: string): Promise<UserRecord> {
+async function mustGet (ctx: PanelCore, username: string): Promise<UserRecord> {
   const u = await ctx.catalog.getUser(parseUsername(username))
   if (!u) throw PanelError.notFound(`user "${username}"`)
   return u
 }
 
-export async function createUser (ctx: PanelContext, input: { username: string; password: string }): Promise<UserSummary> {
+export async function createUser (ctx: PanelCore, input: { username: string; password: string }): Promise<UserSummary> {
   const username = parseUsername(input.username)
   const secrets = await deriveAccountSecrets(ctx, username, input.password)
   let created: UserRecord | null = null
@@ -35,23 +35,30 @@ export async function createUser (ctx: PanelContext, input: { username: string; 
   return summarizeUser(username, created!)
 }
 
-export async function getUser (ctx: PanelContext, username: string): Promise<UserSummary> {
+export async function getUser (ctx: PanelCore, username: string): Promise<UserSummary> {
   return summarizeUser(username, await mustGet(ctx, username))
 }
 
-export async function listUsers (ctx: PanelContext, q: { prefix?: string; after?: string; limit?: number } = {}): Promise<{ users: UserSummary[]; next: string | null }> {
+export async function listUsers (ctx: PanelCore, q: { prefix?: string; after?: string; limit?: number } = {}): Promise<{ users: UserSummary[]; next: string | null }> {
   const page = await ctx.catalog.listUsers(q)
   return { users: page.users.map(({ username, record }) => summarizeUser(username, record)), next: page.next }
 }
 
+/** Deletes a user after an automatic config snapshot (its record, devices and grants go). */
 export async function deleteUser (ctx: PanelContext, username: string): Promise<void> {
   await mustGet(ctx, username)
+  await ctx.snapshots.beforeDestructive(`delete user ${username}`)
+  await purgeUser(ctx, username)
+}
+
+/** Deletes a user without a snapshot (a restore's removeExtra: the pre-restore snapshot covers it). */
+export async function purgeUser (ctx: PanelCore, username: string): Promise<void> {
   await ctx.catalog.deleteUser(username)
   ctx.activity.record({ event: 'user.deleted', username }, 'user deleted')
 }
 
 /** Rotates the password: new verifier and keypair, grants re-sealed to the new key, every session ended. */
-export async function setPassword (ctx: PanelContext, username: string, password: string): Promise<UserSummary> {
+export async function setPassword (ctx: PanelCore, username: string, password: string): Promise<UserSummary> {
   await mustGet(ctx, username)
   const secrets = await deriveAccountSecrets(ctx, username, password)
   const keys = await ctx.registries.streamKeys.all()
@@ -65,14 +72,14 @@ export async function setPassword (ctx: PanelContext, username: string, password
   return out
 }
 
-export async function setStatus (ctx: PanelContext, username: string, status: 'active' | 'disabled'): Promise<UserSummary> {
+export async function setStatus (ctx: PanelCore, username: string, status: 'active' | 'disabled'): Promise<UserSummary> {
   if (status !== 'active' && status !== 'disabled') throw PanelError.invalid('status must be active or disabled')
   const out = summarizeUser(username, await modify(ctx, username, (u) => u.status === status ? u : { ...u, status, tokenVersion: status === 'disabled' ? u.tokenVersion + 1 : u.tokenVersion }))
   ctx.activity.record({ event: 'user.status', username, status }, 'user status set')
   return out
 }
 
-export async function setMaxDevices (ctx: PanelContext, username: string, maxDevices: number): Promise<UserSummary> {
+export async function setMaxDevices (ctx: PanelCore, username: string, maxDevices: number): Promise<UserSummary> {
   if (!Number.isInteger(maxDevices) || maxDevices < 1 || maxDevices > 100) throw PanelError.invalid('maxDevices must be an integer 1-100')
   const out = summarizeUser(username, await modify(ctx, username, (u) => u.maxDevices === maxDevices
     ? u
@@ -81,18 +88,18 @@ export async function setMaxDevices (ctx: PanelContext, username: string, maxDev
   return out
 }
 
-export async function logoutAll (ctx: PanelContext, username: string): Promise<UserSummary> {
+export async function logoutAll (ctx: PanelCore, username: string): Promise<UserSummary> {
   const out = summarizeUser(username, await modify(ctx, username, (u) => ({ ...u, tokenVersion: u.tokenVersion + 1, devices: [] })))
   ctx.activity.record({ event: 'user.logout-all', username }, 'all sessions of a user ended')
   return out
 }
 
-export async function listDevices (ctx: PanelContext, username: string): Promise<UserRecord['devices']> {
+export async function listDevices (ctx: PanelCore, username: string): Promise<UserRecord['devices']> {
   return (await mustGet(ctx, username)).devices
 }
 
 /** Drops one enrollment without bumping tokenVersion (spec: cooperative, only that device notices). */
-export async function logoutDevice (ctx: PanelContext, username: string, deviceId: string): Promise<void> {
+export async function logoutDevice (ctx: PanelCore, username: string, deviceId: string): Promise<void> {
   let found = false
   await modify(ctx, username, (u) => {
     found = u.devices.some((d) => d.deviceId === deviceId)
@@ -103,7 +110,7 @@ export async function logoutDevice (ctx: PanelContext, username: string, deviceI
 }
 
 /** Read-modify-write of one user; returning the same object writes nothing. */
-export async function modify (ctx: PanelContext, username: string, fn: (u: UserRecord) => UserRecord): Promise<UserRecord> {
+export async function modify (ctx: PanelCore, username: string, fn: (u: UserRecord) => UserRecord): Promise<UserRecord> {
   parseUsername(username)
   let out: UserRecord | null = null
   await ctx.catalog.updateUser(username, (u) => {

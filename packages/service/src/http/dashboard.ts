@@ -18,7 +18,7 @@ export interface DashboardInit {
 }
 
 /** The kit's shell (`shell.js`, `shell.css`): `packages/service/ui`, seen from src/http and dist/http alike. */
-export const KIT_UI_DIR = fileURLToPath(new URL('../../ui/', import.meta.url))
+const KIT_UI_DIR = fileURLToPath(new URL('../../ui/', import.meta.url))
 
 /** uPlot's `dist/`, wherever Node resolves the dependency from this package. */
 function uplotDistDir (): string {
@@ -27,9 +27,10 @@ function uplotDistDir (): string {
 
 /** Serves the dashboard on `app` (before `ready`/`listen`). */
 export function mountDashboard (app: FastifyInstance, init: DashboardInit): void {
-  const common = { index: false as const, cacheControl: false, decorateReply: false }
+  // The kit's directories get one route per file found at start-up (no wildcard): nothing else
+  // under /kit/ is routed to them. @fastify/static decorates the reply once, on the first registration.
+  const common = { index: false as const, wildcard: false, cacheControl: false, decorateReply: false }
   void app.register(fastifyStatic, { root: init.dir, prefix: '/', index: ['index.html'], cacheControl: false })
-  // @fastify/static decorates the reply once; the later registrations must not decorate again.
   void app.register(fastifyStatic, { ...common, root: KIT_UI_DIR, prefix: '/kit/' })
   void app.register(fastifyStatic, { ...common, root: uplotDistDir(), prefix: '/kit/uplot/' })
 }

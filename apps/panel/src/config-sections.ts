@@ -1,0 +1,241 @@
+import { z } from 'zod'
+import { CatMetaRecord, StreamRecord, UserRecord, type CatalogWriter } from '@arus/catalog'
+import type { ConfigSection, SectionPlan } from '@arus/config-snapshots'
+import { fromHex, randomBytes, sealGrant, toHex } from '@arus/crypto'
+import type { PanelCore } from './context.js'
+import { purgeStream } from './ops/streams.js'
+import { allUsers } from './ops/user-scan.js'
+import { purgeUser } from './ops/users.js'
+import { PublisherEntry } from './registries.js'
+
+/**
+ * The panel's config sections (spec 1 "Config snapshots, templates, backups"), applied in
+ * this order: categories, streams (records and private stream keys), publishers (metadata;
+ * enrollments are never written back) and users with their grants (snapshot only).
+ *
+ * Restore rules, the same code path for plan (dryRun) and restore:
+ * - additive: what the snapshot has and the panel lacks is added; an existing stream's
+ *   operator fields (title, description, category, order, featured, art, EPG) are set back;
+ *   `removeExtra` also removes what the snapshot lacks;
+ * - a live per-stream key is never overwritten (a differing one is reported as skipped);
+ * - a restored user keeps its verifier and keys (same password), gets its grants re-sealed
+ *   under the stream keys the panel holds after the restore, no devices, and a bumped
+ *   tokenVersion (sessions from before the deletion stay ended); an existing user only gains
+ *   the grants it lacks;
+ * - a template import recreates structure only: streams get new keys, no users, no
+ *   publisher enrollments.
+ * Catalog writes go through put-if-changed, so an unchanged record costs no bytes.
+ */
+
+const Hex32 = z.string().regex(/^[0-9a-f]{64}$/)
+
+const StreamsData = z.record(z.string(), z.object({ record: StreamRecord, key: Hex32.nullable() }))
+type StreamsData = z.infer<typeof StreamsData>
+const CategoriesData = z.array(CatMetaRecord)
+type CategoriesData = z.infer<typeof CategoriesData>
+const PublishersData = z.record(z.string(), PublisherEntry.partial({ publicKey: true }))
+type PublishersData = z.infer<typeof PublishersData>
+const UsersData = z.record(z.string(), UserRecord)
+type UsersData = z.infer<typeof UsersData>
+
+/** Fields an operator sets on a stream; the rest (feed keys, live state, origin) belongs to registers. */
+const OPERATOR_FIELDS = ['title', 'description', 'category', 'order', 'featured', 'poster', 'backdrop', 'logo', 'epgUrl', 'epgId'] as const
+const ART_FIELDS = ['poster', 'backdrop', 'logo'] as const
+
+const emptyPlan = (): SectionPlan => ({ added: [], changed: [], leftAlone: [], removed: [], skipped: [], warnings: [] })
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+
+/** A stream record as a template carries it: structure only, no feed, no live state. */
+function structureOnly (r: StreamRecord): StreamRecord {
+  const base = { ...r, feedKey: null, blobsKey: null, origin: null }
+  return (r.type === 'live' ? { ...base, isLive: r.redirect, status: r.redirect ? 'live' : 'idle' } : { ...base, status: 'unavailable' }) as StreamRecord
+}
+
+async function withOperatorFields (ctx: PanelCore, current: StreamRecord, wanted: StreamRecord, warnings: string[], id: string): Promise<StreamRecord> {
+  const next: Record<string, unknown> = { ...current }
+  for (const f of OPERATOR_FIELDS) {
+    if (wanted[f] === undefined) delete next[f]
+    else next[f] = wanted[f]
+  }
+  return await dropMissingArt(ctx, next as StreamRecord, warnings, id)
+}
+
+/** Art whose file left the assets drive (purged with its last record) is cleared, with a warning. */
+async function dropMissingArt (ctx: PanelCore, r: StreamRecord, warnings: string[], id: string): Promise<StreamRecord> {
+  const next: Record<string, unknown> = { ...r }
+  for (const f of ART_FIELDS) {
+    const path = r[f]
+    if (path === '' || /^https:/.test(path)) continue
+    if (!(await ctx.assets.entry('/' + path))) {
+      next[f] = ''
+      warnings.push(`stream ${id}: ${f} file is gone from the assets drive; upload it again`)
+    }
+  }
+  return next as StreamRecord
+}
+
+/** Users of the catalog, as a map. */
+async function usersMap (ctx: PanelCore): Promise<UsersData> {
+  const out: UsersData = {}
+  for await (const { username, record } of allUsers(ctx)) out[username] = record
+  return out
+}
+
+async function catMetas (catalog: CatalogWriter): Promise<CategoriesData> {
+  return (await catalog.listCatMeta()).sort((a, b) => (a.slug < b.slug ? -1 : 1))
+}
+
+/** The panel's sections over `ctx`. */
+export function panelConfigSections (ctx: PanelCore): ConfigSection<any>[] {
+  /** Stream keys the panel holds once the streams section ran (or would run, in a plan): the users section seals grants with them. */
+  let keysAfter = new Map<string, string>()
+
+  const categories: ConfigSection<CategoriesData> = {
+    name: 'categories',
+    describe: 'category presentation: rename, merge, order, hidden',
+    schema: CategoriesData,
+    export: () => catMetas(ctx.catalog),
+    toTemplate: (data) => ({ data, omitted: [] }),
+    async apply (data, { dryRun, removeExtra }) {
+      const plan = emptyPlan()
+      const live = new Map((await catMetas(ctx.catalog)).map((m) => [m.slug, m]))
+      for (const m of data) {
+        const cur = live.get(m.slug)
+        if (cur !== undefined && same(cur, m)) { plan.leftAlone.push(m.slug); continue }
+        ;(cur === undefined ? plan.added : plan.changed).push(m.slug)
+        if (!dryRun) await ctx.catalog.putCatMeta(m)
+      }
+      if (removeExtra) {
+        const wanted = new Set(data.map((m) => m.slug))
+        for (const slug of live.keys()) {
+          if (wanted.has(slug)) continue
+          plan.removed.push(slug)
+          if (!dryRun) await ctx.catalog.deleteCatMeta(slug)
+        }
+      }
+      return plan
+    }
+  }
+
+  const streams: ConfigSection<StreamsData> = {
+    name: 'streams',
+    describe: 'stream records and their private stream keys (keys never in a template)',
+    schema: StreamsData,
+    async export () {
+      const keys = await ctx.registries.streamKeys.all()
+      const out: StreamsData = {}
+      for (const { id, record } of await ctx.catalog.listStreams()) out[id] = { record, key: Object.hasOwn(keys, id) ? keys[id]! : null }
+      return out
+    },
+    toTemplate (data) {
+      const omitted: Array<{ path: string; reason: string }> = []
+      const out: StreamsData = {}
+      for (const [id, { record, key }] of Object.entries(data)) {
+        if (key !== null) omitted.push({ path: `streams.${id}.key`, reason: 'stream key (secret): an import generates a new one' })
+        out[id] = { record: structureOnly(record), key: null }
+      }
+      return { data: out, omitted }
+    },
+    async apply (data, { dryRun, removeExtra, source }) {
+      const plan = emptyPlan()
+      const liveKeys = await ctx.registries.streamKeys.all()
+      keysAfter = new Map(Object.entries(liveKeys))
+      const newKeys: Record<string, string> = {}
+      for (const [id, { record, key }] of Object.entries(data)) {
+        const current = await ctx.catalog.getStream(id)
+        const liveKey = Object.hasOwn(liveKeys, id) ? liveKeys[id] : undefined
+        let keyNote = ''
+        if (liveKey === undefined) {
+          const k = source === 'snapshot' && key !== null ? key : toHex(randomBytes(32))
+          newKeys[id] = k
+          keysAfter.set(id, k)
+          if (current !== null) keyNote = 'key'
+        } else if (source === 'snapshot' && key !== null && key !== liveKey) {
+          plan.skipped.push({ id: `${id}.key`, reason: 'a live stream key is never overwritten' })
+        }
+        if (current === null) {
+          plan.added.push(id)
+          const restored = await dropMissingArt(ctx, source === 'template' ? structureOnly(record) : record, plan.warnings, id)
+          if (!dryRun) await ctx.catalog.putStream(id, restored)
+          continue
+        }
+        const next = await withOperatorFields(ctx, current, record, plan.warnings, id)
+        if (same(next, current) && keyNote === '') { plan.leftAlone.push(id); continue }
+        plan.changed.push(keyNote !== '' && same(next, current) ? `${id}.key` : id)
+        if (!dryRun) await ctx.catalog.putStream(id, next)
+      }
+      if (!dryRun && Object.keys(newKeys).length > 0) {
+        await ctx.registries.streamKeys.update((keys) => { for (const [id, k] of Object.entries(newKeys)) if (!Object.hasOwn(keys, id)) keys[id] = k })
+      }
+      if (removeExtra) {
+        for (const { id } of await ctx.catalog.listStreams()) {
+          if (Object.hasOwn(data, id)) continue
+          plan.removed.push(id)
+          keysAfter.delete(id)
+          if (!dryRun) await purgeStream(ctx, id)
+        }
+      }
+      return plan
+    }
+  }
+
+  const publishers: ConfigSection<PublishersData> = {
+    name: 'publishers',
+    describe: 'publisher enrollments (metadata; never written back: enroll again)',
+    schema: PublishersData,
+    export: () => ctx.registries.publishers.all(),
+    toTemplate (data) {
+      const omitted = Object.keys(data).map((name) => ({ path: `publishers.${name}.publicKey`, reason: 'enrollment key: enroll the publisher again with add-publisher' }))
+      return { data: Object.fromEntries(Object.entries(data).map(([name, { publicKey: _k, ...rest }]) => [name, rest])), omitted }
+    },
+    async apply (data) {
+      const plan = emptyPlan()
+      const live = await ctx.registries.publishers.all()
+      for (const [name, p] of Object.entries(data)) {
+        const cur = Object.hasOwn(live, name) ? live[name] : undefined
+        if (cur !== undefined && (p.publicKey === undefined || cur.publicKey === p.publicKey) && same(cur.scopes, p.scopes) && cur.status === p.status) plan.leftAlone.push(name)
+        else plan.skipped.push({ id: name, reason: 'publisher enrollments are never written back: enroll it again with add-publisher' })
+      }
+      return plan
+    }
+  }
+
+  const users: ConfigSection<UsersData> = {
+    name: 'users',
+    describe: 'viewer accounts and their grants (snapshot only: verifiers and entitlements)',
+    schema: UsersData,
+    snapshotOnly: true,
+    export: () => usersMap(ctx),
+    async apply (data, { dryRun, removeExtra }) {
+      const plan = emptyPlan()
+      const seal = (id: string, pub: string): string | null => {
+        const key = keysAfter.get(id)
+        return key === undefined ? null : sealGrant(fromHex(key, 32), fromHex(pub, 32))
+      }
+      const live = await usersMap(ctx)
+      for (const [username, u] of Object.entries(data)) {
+        const cur = Object.hasOwn(live, username) ? live[username] : undefined
+        const missing = Object.keys(u.wrapped).filter((id) => cur === undefined || !Object.hasOwn(cur.wrapped, id))
+        const sealable = missing.filter((id) => keysAfter.has(id))
+        for (const id of missing) if (!keysAfter.has(id)) plan.skipped.push({ id: `${username}.grants.${id}`, reason: `stream ${id} has no key on this panel` })
+        if (cur !== undefined && sealable.length === 0) { plan.leftAlone.push(username); continue }
+        ;(cur === undefined ? plan.added : plan.changed).push(username)
+        if (dryRun) continue
+        const base = cur ?? { ...u, wrapped: {}, devices: [], tokenVersion: u.tokenVersion + 1 }
+        const wrapped = { ...base.wrapped }
+        for (const id of sealable) wrapped[id] = seal(id, base.pub)!
+        await ctx.catalog.putUser(username, { ...base, wrapped })
+      }
+      if (removeExtra) {
+        for (const username of Object.keys(live)) {
+          if (Object.hasOwn(data, username)) continue
+          plan.removed.push(username)
+          if (!dryRun) await purgeUser(ctx, username)
+        }
+      }
+      return plan
+    }
+  }
+
+  return [categories, streams, publishers, users]
+}
