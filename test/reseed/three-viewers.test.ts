@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Player } from '@arus/sdk'
-import { cleanupAll, waitFor } from '@arus/testkit'
-import { startBroadcaster } from '../../packages/sdk/test/helpers/broadcaster.js'
-import { api, connectAndLogin, createStack, newPlayer, panel, runPanel, type Stack } from '../../packages/sdk/test/helpers/stack.js'
+import { createPlayer, loginWithRetry, type Player } from '@arus/sdk'
+import { cleanupAll, createStack, startBroadcaster, tmpDir, waitFor, type Stack, type Testnet } from '@arus/testkit'
 
 // Issue 7 "Done means": with 3 viewers watching one channel of a real broadcaster (its default
 // origin upload shaping, reseed mode), at least one viewer received feed blocks from another
@@ -15,9 +13,7 @@ const ctx = { onTestFinished: () => {} }
 let stack: Stack
 
 beforeAll(async () => {
-  stack = await createStack(ctx)
-  await panel(stack, ['create-user', 'alice'], 'alice-pw\n')
-  await runPanel(ctx, stack)
+  stack = await createStack(ctx, { panel: { users: [{ name: 'alice', password: 'alice-pw' }] } })
 }, 60_000)
 
 afterAll(async () => { await cleanupAll() }, 60_000)
@@ -51,11 +47,18 @@ function fromViewers (players: Player[]): number[] {
 
 describe('three reseeding viewers', () => {
   it('at least one viewer receives feed blocks from another viewer', async (t) => {
-    const bc = await startBroadcaster(t, stack)
+    const bc = await startBroadcaster(t, { panel: stack.panel })
     await bc.channel('trio', { hlsTime: 2, hlsListSize: 4 })
-    await api(stack, 'POST', '/api/users/alice/grants', { streamId: 'trio' })
-    const players = [0, 1, 2].map(() => newPlayer(t, stack, { uploadPolicy: 'reseed', tune: { timeoutMs: 15_000 } }))
-    await Promise.all(players.map((p) => connectAndLogin(p, 'alice', 'alice-pw')))
+    await stack.panel.api('POST', '/api/users/alice/grants', { streamId: 'trio' })
+    const players = [0, 1, 2].map(() => {
+      const player = createPlayer({
+        panelPubKey: stack.panel.panelKey, storeDir: tmpDir(t, 'arus-viewer-'), swarm: { bootstrap: (stack.testnet as Testnet).bootstrap },
+        uploadPolicy: 'reseed', tune: { timeoutMs: 15_000 }
+      })
+      t.onTestFinished(() => player.stop())
+      return player
+    })
+    await Promise.all(players.map(async (p) => { await p.connect(); await loginWithRetry(p, 'alice', 'alice-pw', { attempts: 40, delayMs: 500 }) }))
     const urls = await Promise.all(players.map(async (p) => (await p.resolve('trio')).url))
     const stop = new AbortController()
     t.onTestFinished(() => stop.abort())
@@ -66,7 +69,7 @@ describe('three reseeding viewers', () => {
     const received = fromViewers(players)
     expect(Math.max(...received)).toBeGreaterThan(0)
     // The origin's own counters agree that it did not serve every block to every viewer.
-    const egress = (await bc.api.get('/api/channels/trio')).body.egress
+    const { egress } = await bc.api<{ egress: { shaping: unknown; uploadedBytes: number } }>('GET', '/api/channels/trio')
     expect(egress.shaping).not.toBeNull()
     expect(egress.uploadedBytes).toBeGreaterThan(0)
   }, 180_000)

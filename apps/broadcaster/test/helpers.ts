@@ -1,27 +1,16 @@
 import { Readable, Writable } from 'node:stream'
-import { fileURLToPath } from 'node:url'
-import { spawnProcess, type SpawnedProcess, type TestContextLike } from '@arus/testkit'
+import { ARUS_BINS, BROADCASTER_TEST_ENV, createHttpClient, LIGHT_CHANNEL, spawnBroadcasterDaemon, type HttpReply, type SpawnedProcess, type TestContextLike } from '@arus/testkit'
 import { runCli } from '../src/cli.js'
 
-export const BROADCASTER_BIN = fileURLToPath(new URL('../bin/arus-broadcaster.js', import.meta.url))
+export const BROADCASTER_BIN = ARUS_BINS.broadcaster
 
-/** Env for a test broadcaster: cheap Argon2id, JSON logs, short segments and backoffs. */
+/** Env for a test broadcaster (testkit's BROADCASTER_TEST_ENV): cheap Argon2id, JSON logs, short segments and backoffs. */
 export function broadcasterEnv (dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    DATA_DIR: dataDir,
-    ARGON2_MEM_KIB: '8',
-    ARGON2_OPS: '1',
-    LOG_FORMAT: 'json',
-    HLS_TIME: '1',
-    RESPAWN_MIN_MS: '200',
-    RESPAWN_MAX_MS: '1000',
-    RESUME_PACE: '0',
-    ...extra
-  }
+  return { DATA_DIR: dataDir, ...BROADCASTER_TEST_ENV, LOG_FORMAT: 'json', ...extra }
 }
 
-/** The `test` pattern kept light: 320x180, ultrafast, 1 s segments. */
-export const LIGHT = { transcode: { width: 320, height: 180, preset: 'ultrafast' }, hlsTime: 1, hlsListSize: 4 }
+/** The `test` pattern kept light (testkit's LIGHT_CHANNEL without its input): 320x180, ultrafast, 1 s segments. */
+export const LIGHT = { transcode: { ...LIGHT_CHANNEL.transcode }, hlsTime: LIGHT_CHANNEL.hlsTime, hlsListSize: LIGHT_CHANNEL.hlsListSize }
 
 export interface CliResult { code: number; stdout: string; stderr: string }
 
@@ -41,26 +30,20 @@ export async function cli (env: Record<string, string>, args: string[], input = 
 
 export interface SpawnedBroadcaster { proc: SpawnedProcess; url: string }
 
-/** Starts `arus-broadcaster run` as a separate process and waits for its ready line. */
+/** Starts `arus-broadcaster run` as a separate process (testkit's spawnBroadcasterDaemon) and waits for its ready line. */
 export async function spawnBroadcaster (t: TestContextLike | undefined, env: Record<string, string>): Promise<SpawnedBroadcaster> {
-  const proc = spawnProcess(t, process.execPath, [BROADCASTER_BIN, 'run'], { env })
-  const m = await proc.waitForLine(/"event":"broadcaster.ready".*"controlUrl":"([^"]+)"/, 30_000)
-  return { proc, url: m[1]! }
+  const { proc, url } = await spawnBroadcasterDaemon(t, env)
+  if (url !== null) return { proc, url }
+  await proc.stop()
+  throw new Error('arus-broadcaster started without its control API: set CONTROL_ENABLED=1')
 }
 
-export interface ApiReply<T = any> { status: number; body: T }
+export type ApiReply<T = any> = HttpReply<T>
 
-/** A tiny client of the control API. */
+/** A tiny client of the control API (on testkit's createHttpClient). */
 export function apiClient (url: string, token: string | null = null) {
-  const call = async <T = any>(method: string, path: string, body?: unknown): Promise<ApiReply<T>> => {
-    const res = await fetch(url + path, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {})
-    })
-    const text = await res.text()
-    return { status: res.status, body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text as T }
-  }
+  const http = createHttpClient(url, { token })
+  const call = <T = any>(method: string, path: string, body?: unknown): Promise<ApiReply<T>> => http.call<T>(method, path, body)
   return {
     call,
     get: <T = any>(path: string) => call<T>('GET', path),
@@ -68,9 +51,7 @@ export function apiClient (url: string, token: string | null = null) {
     patch: <T = any>(path: string, body?: unknown) => call<T>('PATCH', path, body),
     del: <T = any>(path: string) => call<T>('DELETE', path),
     async login (username: string, password: string) {
-      const r = await call<{ token: string }>('POST', '/api/login', { username, password })
-      if (r.status !== 200) throw new Error(`login failed: ${r.status} ${JSON.stringify(r.body)}`)
-      return apiClient(url, r.body.token)
+      return apiClient(url, await http.login(username, password))
     }
   }
 }

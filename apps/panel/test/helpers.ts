@@ -1,21 +1,20 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Readable, Writable } from 'node:stream'
-import { fileURLToPath } from 'node:url'
 import b4a from 'b4a'
 import type Hyperswarm from 'hyperswarm'
 import { openCatalogReader, type CatalogReader } from '@arus/catalog'
 import { fromHex } from '@arus/crypto'
 import { createRpcClient, type RpcClient } from '@arus/rpc'
 import { topicFor } from '@arus/swarm'
-import { spawnProcess, tmpStore, withTimeout, type SpawnedProcess, type Testnet, type TestContextLike } from '@arus/testkit'
+import { ARUS_BINS, PANEL_TEST_ENV, spawnPanelDaemon, tmpStore, withTimeout, type SpawnedProcess, type Testnet, type TestContextLike } from '@arus/testkit'
 import { runCli } from '../src/cli.js'
 
-export const PANEL_BIN = fileURLToPath(new URL('../bin/arus-panel.js', import.meta.url))
+export const PANEL_BIN = ARUS_BINS.panel
 
-/** Env for a test panel: cheap Argon2id and proof of work, JSON logs. */
+/** Env for a test panel: cheap Argon2id and proof of work (testkit's PANEL_TEST_ENV), JSON logs. */
 export function panelEnv (dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { DATA_DIR: dataDir, ARGON2_MEM_KIB: '8', ARGON2_OPS: '1', POW_DIFFICULTY: '4', LOG_FORMAT: 'json', ...extra }
+  return { DATA_DIR: dataDir, ...PANEL_TEST_ENV, LOG_FORMAT: 'json', ...extra }
 }
 
 export interface CliResult { code: number; stdout: string; stderr: string }
@@ -49,11 +48,9 @@ export async function legacyPublisherKey (dataDir: string): Promise<Uint8Array> 
   return fromHex((await readFile(join(dataDir, 'private', 'legacy-publisher.key'), 'utf8')).trim(), 64)
 }
 
-/** Starts `arus-panel run` as a separate process and waits for its ready line. */
+/** Starts `arus-panel run` as a separate process (testkit's spawnPanelDaemon) and waits for its ready line. */
 export async function spawnPanel (t: TestContextLike | undefined, env: Record<string, string>): Promise<SpawnedProcess> {
-  const proc = spawnProcess(t, process.execPath, [PANEL_BIN, 'run'], { env })
-  await proc.waitForLine(/"event":"panel.ready"/, 20_000)
-  return proc
+  return (await spawnPanelDaemon(t, env, { readyTimeoutMs: 20_000 })).proc
 }
 
 export interface PanelLink { swarm: Hyperswarm; reader: CatalogReader; rpc: RpcClient; conn: any }

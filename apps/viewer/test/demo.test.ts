@@ -3,8 +3,7 @@ import { existsSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
-import { waitFor } from '@arus/testkit'
-import { decode } from '../../../packages/sdk/test/helpers/ffmpeg.js'
+import { decodeWithFfmpeg, waitFor } from '@arus/testkit'
 
 // The README's demo command from the top (issue 5 item 9): scripts/demo.sh sets the machine up
 // (idempotent), starts testnet, panel, broadcaster and viewer on 127.0.0.1 and prints the URL;
@@ -29,7 +28,7 @@ it('scripts/demo.sh starts the stack, the printed URL plays, Ctrl-C stops everyt
   expect(urls.every((host) => host === '127.0.0.1')).toBe(true)
   const logs = /Logs: +(\S+)/.exec(text)?.[1] as string
 
-  const played = await decode(url, 3)
+  const played = await decodeWithFfmpeg(url, 3)
   expect(played.stderr).toBe('')
   expect(played.code).toBe(0)
 

@@ -3,11 +3,8 @@ import { createInterface } from 'node:readline'
 import { Readable, Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cleanupAll, tmpDir, waitFor } from '@arus/testkit'
+import { cleanupAll, createStack, decodeWithFfmpeg as decode, tmpDir, waitFor, type Stack } from '@arus/testkit'
 import { runCli } from '../src/index.js'
-import { decode } from '../../../packages/sdk/test/helpers/ffmpeg.js'
-import { startBroadcaster } from '../../../packages/sdk/test/helpers/broadcaster.js'
-import { api, createStack, panel, runPanel, type Stack } from '../../../packages/sdk/test/helpers/stack.js'
 
 // arus-viewer (issue 5 item 8) against a panel process and a broadcaster process (ffmpeg) on a
 // local testnet.
@@ -17,12 +14,10 @@ const PASSWORD = 'alice-secret-pw'
 let stack: Stack
 
 beforeAll(async () => {
-  stack = await createStack(ctx)
-  await panel(stack, ['create-user', 'alice'], `${PASSWORD}\n`)
-  await runPanel(ctx, stack)
-  await (await startBroadcaster(ctx, stack)).channel('news', { title: 'News' })
-  await api(stack, 'POST', '/api/streams', { id: 'later', title: 'Later' })
-  for (const id of ['news', 'later']) await api(stack, 'POST', '/api/users/alice/grants', { streamId: id })
+  stack = await createStack(ctx, { panel: { users: [{ name: 'alice', password: PASSWORD }] }, broadcasters: 1 })
+  await stack.broadcasters[0]!.channel('news', { title: 'News' })
+  await stack.panel.api('POST', '/api/streams', { id: 'later', title: 'Later' })
+  for (const id of ['news', 'later']) await stack.panel.api('POST', '/api/users/alice/grants', { streamId: id })
 }, 90_000)
 
 afterAll(async () => { await cleanupAll() }, 60_000)
@@ -34,7 +29,7 @@ function capture () {
 }
 
 function args (t: { onTestFinished(fn: () => unknown): void }, extra: string[] = []): string[] {
-  return ['node', 'arus-viewer', '--panel-key', stack.panelKey, '--user', 'alice', '--bootstrap', stack.testnet.bootstrapString, '--store-dir', tmpDir(t, 'arus-viewer-'), ...extra]
+  return ['node', 'arus-viewer', '--panel-key', stack.panel.panelKey, '--user', 'alice', '--bootstrap', stack.bootstrap, '--store-dir', tmpDir(t, 'arus-viewer-'), ...extra]
 }
 
 describe('arus-viewer', () => {

@@ -1,26 +1,29 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { freePort, runOnce, startProcess, type DemoProcess } from './procs.js'
+import { fileURLToPath } from 'node:url'
+import { createStack, spawnProcess, type HttpLogin, type SpawnedProcess } from '@arus/testkit'
 
-/** Paths of the workspace binaries the demo runs (compiled dist/, built by scripts/setup.sh). */
-export function binaries (root: string) {
-  return {
-    testnet: join(root, 'packages', 'swarm', 'bin', 'arus-testnet.js'),
-    panel: join(root, 'apps', 'panel', 'bin', 'arus-panel.js'),
-    broadcaster: join(root, 'apps', 'broadcaster', 'bin', 'arus-broadcaster.js'),
-    viewer: join(root, 'apps', 'viewer', 'bin', 'arus-viewer.js')
-  }
+const VIEWER_BIN = fileURLToPath(new URL('../../bin/arus-viewer.js', import.meta.url))
+
+/** One process of the demo, for the "exited unexpectedly" report. */
+export interface DemoProcess {
+  readonly name: string
+  readonly proc: SpawnedProcess
+  /** Its log file. */
+  readonly log: string
 }
 
 export interface DemoStack {
+  /** Testnet, panel, broadcaster and viewer processes. */
   processes: DemoProcess[]
   bootstrap: string
   panelKey: string
   url: string
   adminUrl: string
   controlUrl: string
-  credentials: { viewer: [string, string]; admin: [string, string]; broadcaster: [string, string] }
+  credentials: { viewer: HttpLogin; admin: HttpLogin; broadcaster: HttpLogin }
+  /** Stops everything newest first: the viewer (SIGINT, its clean stop), broadcaster, panel, testnet. */
+  stop(): Promise<void>
 }
 
 const secret = (): string => randomBytes(9).toString('base64url')
@@ -29,107 +32,71 @@ const CHANNELS = [
   { id: 'demo-2', title: 'Test pattern two', order: 2 }
 ]
 
-async function check (what: string, r: { code: number | null; stdout: string; stderr: string }): Promise<string> {
-  if (r.code !== 0) throw new Error(`${what} failed: ${r.stderr.trim() || r.stdout.trim()}`)
-  return r.stdout
-}
-
-async function http (base: string, method: string, path: string, token: string | null, body?: unknown): Promise<any> {
-  const res = await fetch(base + path, {
-    method,
-    headers: { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  const text = await res.text()
-  if (!res.ok) throw new Error(`${method} ${base}${path}: ${res.status} ${text}`)
-  return text === '' ? null : JSON.parse(text)
-}
-
-async function until<T> (what: string, ms: number, fn: () => Promise<T | null | undefined | false>): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const v = await fn().catch(() => null)
-    if (v !== null && v !== undefined && v !== false) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 300))
-  }
-}
-
 /**
- * Starts, all on 127.0.0.1: a DHT testnet, a panel (identity, an admin, a viewer account, an
- * enrolled publisher), a broadcaster with two `test` channels under that publisher, the grants,
- * and a headless viewer playing the first channel. Each process is appended to `processes`
- * as it starts (the caller can stop them at any moment; a step waiting on a stopped one fails).
+ * Starts, all on 127.0.0.1 (testkit's createStack): a DHT testnet process, a panel (an admin,
+ * a viewer account, an enrolled publisher `demo` scoped to `demo-*`), a broadcaster with two
+ * `test` channels under that publisher, the grants, and a headless viewer playing the first
+ * channel. Data and logs go under `work`. Aborting `signal` (Ctrl-C) stops what runs and
+ * ends the start-up with the signal's reason.
  */
-export async function startDemoStack (root: string, work: string, say: (s: string) => void, processes: DemoProcess[]): Promise<DemoStack> {
-  const bin = binaries(root)
+export async function startDemoStack (work: string, say: (s: string) => void, signal: AbortSignal): Promise<DemoStack> {
   const logs = join(work, 'logs')
-  await mkdir(logs, { recursive: true, mode: 0o700 })
-  const credentials = { viewer: ['viewer', secret()] as [string, string], admin: ['admin', secret()] as [string, string], broadcaster: ['op', secret()] as [string, string] }
+  const credentials = { viewer: { name: 'viewer', password: secret() }, admin: { name: 'admin', password: secret() }, broadcaster: { name: 'op', password: secret() } }
+  say('starting a local DHT testnet, the panel (an admin, a viewer account, a publisher) and a broadcaster')
+  // The daemons' own costs and defaults, not the test ones: the demo is what an operator gets.
+  const stack = await createStack(undefined, {
+    testnet: 'process',
+    logs,
+    signal,
+    panel: { dataDir: join(work, 'panel'), admin: credentials.admin, users: [credentials.viewer], testEnv: false },
+    broadcasters: [{
+      name: 'demo', scopes: 'demo-*', dataDir: join(work, 'broadcaster'), operator: credentials.broadcaster, testEnv: false,
+      env: { INGEST_BIND: '127.0.0.1', HLS_TIME: '2' }
+    }]
+  })
+  let viewer: SpawnedProcess | null = null
+  const stop = async (): Promise<void> => {
+    await viewer?.stop('SIGINT', 10_000)
+    await stack.close()
+  }
+  const onAbort = (): void => { stop().catch(() => {}) }
+  signal.addEventListener('abort', onAbort, { once: true })
   try {
-    say('starting a local DHT testnet on 127.0.0.1')
-    const testnet = startProcess('testnet', [bin.testnet, '--host', '127.0.0.1'], { env: {}, logs })
-    processes.push(testnet)
-    const bootstrap = (await testnet.waitForLine(/^BOOTSTRAP=(\S+)$/, 20_000))[1] as string
-
-    say('setting up the panel: identity, an admin, a viewer account, a publisher')
-    const panelEnv = { DATA_DIR: join(work, 'panel'), BOOTSTRAP: bootstrap, ADMIN_ENABLED: '1', ADMIN_PORT: '0', LOG_FORMAT: 'json' }
-    const { panelKey } = JSON.parse(await check('arus-panel init', await runOnce([bin.panel, '--json', 'init'], { env: panelEnv }))) as { panelKey: string }
-    await check('arus-panel add-admin', await runOnce([bin.panel, 'add-admin', credentials.admin[0]], { env: panelEnv, input: `${credentials.admin[1]}\n` }))
-    await check('arus-panel create-user', await runOnce([bin.panel, 'create-user', credentials.viewer[0]], { env: panelEnv, input: `${credentials.viewer[1]}\n` }))
-    const site = JSON.parse(await check('arus-panel add-publisher', await runOnce([bin.panel, '--json', 'add-publisher', 'demo', '--scopes', 'demo-*'], { env: panelEnv }))) as { secretKey: string }
-    const panel = startProcess('panel', [bin.panel, 'run'], { env: panelEnv, logs })
-    processes.push(panel)
-    await panel.waitForLine(/"event":"panel\.ready"/, 30_000)
-    const adminUrl = (JSON.parse((await panel.waitForLine(/"event":"admin\.listening"/, 30_000)).input ?? '{}') as { url: string }).url
-
-    say('starting a broadcaster with two test channels')
-    const bcEnv = {
-      DATA_DIR: join(work, 'broadcaster'),
-      BOOTSTRAP: bootstrap,
-      PANEL_PUBKEY: panelKey,
-      PUBLISHER_KEY: site.secretKey,
-      PUBLISHER_NAME: 'demo',
-      CONTROL_ENABLED: '1',
-      CONTROL_PORT: String(await freePort()),
-      INGEST_BIND: '127.0.0.1',
-      HLS_TIME: '2',
-      LOG_FORMAT: 'json'
-    }
-    await check('arus-broadcaster add-admin', await runOnce([bin.broadcaster, 'add-admin', credentials.broadcaster[0]], { env: bcEnv, input: `${credentials.broadcaster[1]}\n` }))
-    const broadcaster = startProcess('broadcaster', [bin.broadcaster, 'run'], { env: bcEnv, logs })
-    processes.push(broadcaster)
-    const controlUrl = (await broadcaster.waitForLine(/"event":"broadcaster\.ready".*"controlUrl":"([^"]+)"/, 30_000))[1] as string
-    const op = (await http(controlUrl, 'POST', '/api/login', null, { username: credentials.broadcaster[0], password: credentials.broadcaster[1] })).token as string
+    const bc = stack.broadcasters[0]!
+    say('starting two test channels and granting them to the viewer account')
     for (const ch of CHANNELS) {
-      await http(controlUrl, 'POST', '/api/channels', op, { id: ch.id, title: ch.title, category: ['Demo'], input: 'test', transcode: { width: 640, height: 360, preset: 'veryfast' } })
-      await http(controlUrl, 'POST', `/api/channels/${ch.id}/start`, op)
-    }
-
-    say('granting both channels to the viewer account')
-    const admin = (await http(adminUrl, 'POST', '/api/login', null, { username: credentials.admin[0], password: credentials.admin[1] })).token as string
-    await until('the channels to register with the panel', 60_000, async () => {
-      const { streams } = await http(adminUrl, 'GET', '/api/streams', admin) as { streams: Array<{ id: string; isLive: boolean }> }
-      return CHANNELS.every((ch) => streams.some((s) => s.id === ch.id && s.isLive))
-    })
-    for (const ch of CHANNELS) {
-      await http(adminUrl, 'PATCH', `/api/streams/${ch.id}`, admin, { order: ch.order })
-      await http(adminUrl, 'POST', `/api/users/${credentials.viewer[0]}/grants`, admin, { streamId: ch.id })
+      // channel() resolves once the panel has acknowledged the channel's registration.
+      await bc.channel(ch.id, { title: ch.title, category: ['Demo'], transcode: { width: 640, height: 360, preset: 'veryfast' }, hlsTime: 2, hlsListSize: 6 }, { timeoutMs: 60_000 })
+      await stack.panel.api('PATCH', `/api/streams/${ch.id}`, { order: ch.order })
+      await stack.panel.api('POST', `/api/users/${credentials.viewer.name}/grants`, { streamId: ch.id })
     }
 
     say('starting a headless viewer: log in over the DHT and play the first channel')
-    const viewer = startProcess('viewer', [bin.viewer, '--panel-key', panelKey, '--user', credentials.viewer[0], '--bootstrap', bootstrap,
-      '--play', CHANNELS[0]!.id, '--json', '--store-dir', join(work, 'viewer')], { env: {}, logs, input: `${credentials.viewer[1]}\n` })
-    processes.push(viewer)
+    signal.throwIfAborted()
+    const viewerLog = join(logs, 'viewer.log')
+    viewer = spawnProcess(undefined, process.execPath, [VIEWER_BIN, '--panel-key', stack.panel.panelKey, '--user', credentials.viewer.name,
+      '--bootstrap', stack.bootstrap, '--play', CHANNELS[0]!.id, '--json', '--store-dir', join(work, 'viewer')], { input: `${credentials.viewer.password}\n`, logFile: viewerLog })
     const playing = JSON.parse((await viewer.waitForLine(/"event":"playing"/, 120_000)).input ?? '{}') as { url: string }
-    return { processes, bootstrap, panelKey, url: playing.url, adminUrl, controlUrl, credentials }
+    signal.throwIfAborted()
+    return {
+      processes: [
+        { name: 'testnet', proc: stack.testnetProc!, log: join(logs, 'testnet.log') },
+        { name: 'panel', proc: stack.panel.proc!, log: join(logs, 'panel.log') },
+        { name: 'broadcaster', proc: bc.proc!, log: join(logs, `broadcaster-${bc.name}.log`) },
+        { name: 'viewer', proc: viewer, log: viewerLog }
+      ],
+      bootstrap: stack.bootstrap,
+      panelKey: stack.panel.panelKey,
+      url: playing.url,
+      adminUrl: stack.panel.adminUrl!,
+      controlUrl: bc.controlUrl!,
+      credentials,
+      stop
+    }
   } catch (err) {
-    await stopAll(processes)
-    throw err
+    await stop()
+    throw signal.aborted ? signal.reason : err
+  } finally {
+    signal.removeEventListener('abort', onAbort)
   }
-}
-
-/** Stops the processes newest first (viewer, broadcaster, panel, testnet). */
-export async function stopAll (processes: DemoProcess[]): Promise<void> {
-  for (const p of [...processes].reverse()) await p.stop(p.name === 'viewer' ? 'SIGINT' : 'SIGTERM', 10_000)
 }
