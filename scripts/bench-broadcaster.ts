@@ -5,26 +5,25 @@
  *
  *   pnpm exec tsc -b && pnpm exec tsx scripts/bench-broadcaster.ts [--seconds 30] [--warmup 10]
  *
- * For each N it starts a fresh `arus-broadcaster run` (built dist) on a local DHT testnet,
+ * For each N it starts a fresh `arus-broadcaster run` (built dist, testkit's
+ * spawnBroadcasterDaemon) on a local DHT testnet,
  * adds N channels whose input is a looped 1280x720 H.264/AAC file (transcode null: copy),
  * starts them, waits for every channel to be up, lets it settle for the warm-up, then
  * samples the daemon and its ffmpeg children from /proc for the measuring window: CPU time
  * (utime + stime) over wall time, and RSS (mean of one sample per second). No viewer is
  * connected: this is the cost of ingesting, mirroring and seeding a channel.
  */
-import { execFile, spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { startLocalTestnet } from '@arus/swarm'
-import { call as api } from './bench/stack.js'
+import { ARUS_BINS, createHttpClient, createTestnet, runBin, spawnBroadcasterDaemon } from '@arus/testkit'
 
 const run = promisify(execFile)
 const root = fileURLToPath(new URL('..', import.meta.url))
-const BIN = join(root, 'apps/broadcaster/bin/arus-broadcaster.js')
 const DOC = join(root, 'docs/benchmarks.md')
 const TICK = 100 // CLK_TCK on Linux
 const arg = (name: string, fallback: number) => {
@@ -62,28 +61,22 @@ async function children (pid: number): Promise<number[]> {
 interface Result { n: number; daemonCpu: number; ffmpegCpu: number; daemonRssMiB: number; ffmpegRssMiB: number; load: number }
 
 async function measure (n: number, bootstrap: string, source: string, work: string): Promise<Result> {
-  const dataDir = join(work, `bc-${n}`)
-  const port = 34_000 + n
-  const env = { ...process.env, DATA_DIR: dataDir, BOOTSTRAP: bootstrap, CONTROL_ENABLED: '1', CONTROL_PORT: String(port), LOG_FORMAT: 'json', LOG_LEVEL: 'warn', ARGON2_MEM_KIB: '8', ARGON2_OPS: '1' }
-  const add = spawn(process.execPath, [BIN, 'add-admin', 'bench'], { env, stdio: ['pipe', 'ignore', 'inherit'] })
-  add.stdin.end('bench\n')
-  await new Promise((resolve) => add.once('close', resolve))
-  const daemon = spawn(process.execPath, [BIN, 'run'], { env, stdio: ['ignore', 'ignore', 'inherit'] })
-  const base = `http://127.0.0.1:${port}`
+  // No panel: channels run and seed unregistered. Info-level logs are quiet once channels run.
+  const env = { DATA_DIR: join(work, `bc-${n}`), BOOTSTRAP: bootstrap, CONTROL_ENABLED: '1', CONTROL_PORT: '0', LOG_LEVEL: 'info', ARGON2_MEM_KIB: '8', ARGON2_OPS: '1' }
+  const operator = { name: 'bench', password: 'bench' }
+  const added = await runBin(ARUS_BINS.broadcaster, ['add-admin', operator.name], { env, input: `${operator.password}\n` })
+  if (added.code !== 0) throw new Error(`add-admin: ${added.stderr}`)
+  const started = await spawnBroadcasterDaemon(undefined, env)
+  const daemon = started.proc.child
   try {
-    let token: string | null = null
-    for (let i = 0; i < 100 && !token; i++) {
-      token = await api(base, null, 'POST', '/api/login', { username: 'bench', password: 'bench' }).then((r) => r.token, () => null)
-      if (!token) await sleep(200)
-    }
-    if (!token) throw new Error('the broadcaster did not come up')
+    const http = createHttpClient(started.url!, { login: operator })
     for (let i = 0; i < n; i++) {
-      await api(base, token, 'POST', '/api/channels', { id: `bench${i}`, input: { kind: 'file', path: source }, transcode: null, hlsTime: 4, hlsListSize: 6 })
-      await api(base, token, 'POST', `/api/channels/bench${i}/start`)
+      await http.api('POST', '/api/channels', { id: `bench${i}`, input: { kind: 'file', path: source }, transcode: null, hlsTime: 4, hlsListSize: 6 })
+      await http.api('POST', `/api/channels/bench${i}/start`)
     }
     for (let i = 0; i < 120; i++) {
-      const { channels } = await api(base, token, 'GET', '/api/channels')
-      if (channels.every((c: { state: string }) => c.state === 'up')) break
+      const { channels } = await http.api<{ channels: Array<{ state: string }> }>('GET', '/api/channels')
+      if (channels.every((c) => c.state === 'up')) break
       await sleep(500)
     }
     await sleep(WARMUP * 1000)
@@ -116,8 +109,7 @@ async function measure (n: number, bootstrap: string, source: string, work: stri
       load
     }
   } finally {
-    daemon.kill('SIGTERM')
-    await new Promise((resolve) => { daemon.once('close', resolve); setTimeout(() => { daemon.kill('SIGKILL') }, 15_000).unref() })
+    await started.proc.stop('SIGTERM', 15_000)
   }
 }
 
@@ -161,14 +153,14 @@ async function writeSection (body: string): Promise<void> {
 }
 
 const work = await mkdtemp(join(tmpdir(), 'arus-bench-bc-'))
-const testnet = await startLocalTestnet({ host: '127.0.0.1', size: 3 })
+const testnet = await createTestnet()
 try {
   const source = join(work, 'source.mp4')
   const sourceInfo = '1280x720 25 fps H.264 (x264 veryfast, ~2.5 Mb/s) + 128 kb/s AAC file, 60 s'
   console.error('[bench] generating the source file')
   await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25:duration=60', '-f', 'lavfi', '-i', 'sine=duration=60:sample_rate=48000',
     '-c:v', 'libx264', '-preset', 'veryfast', '-b:v', '2500k', '-maxrate', '2500k', '-bufsize', '5000k', '-g', '50', '-c:a', 'aac', '-b:a', '128k', '-shortest', source], { timeout: 300_000 })
-  const bootstrap = testnet.bootstrap.map((b) => `${b.host}:${b.port}`).join(',')
+  const bootstrap = testnet.bootstrapString
   const results: Result[] = []
   for (const n of COUNTS) {
     console.error(`[bench] ${n} channel(s): warm-up ${WARMUP} s, measuring ${SECONDS} s`)

@@ -1,9 +1,9 @@
 /**
  * The processes of a `pnpm bench` run: a local DHT testnet, a real panel (`arus-panel run`)
  * with a user at the default Argon2id cost, one real broadcaster (`arus-broadcaster run`) per
- * configuration under test, each with its own `test` channels and publisher, and viewer
- * processes (scripts/bench/viewer.ts). Everything lives in one temp dir and is torn down by
- * `close()`.
+ * configuration under test, each with its own `test` channels and publisher (testkit's
+ * createStack), and viewer processes (scripts/bench/viewer.ts). Everything lives in one temp
+ * dir and is torn down by `close()`.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
@@ -11,11 +11,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { createTestnet, freePort, spawnProcess, waitFor, type SpawnedProcess, type Testnet } from '@arus/testkit'
+import { createStack, waitFor, type SpawnedProcess, type Stack as KitStack, type Testnet } from '@arus/testkit'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-const PANEL_BIN = join(root, 'apps/panel/bin/arus-panel.js')
-const BC_BIN = join(root, 'apps/broadcaster/bin/arus-broadcaster.js')
 const VIEWER = join(root, 'scripts/bench/viewer.ts')
 const TSX = join(root, 'node_modules/.bin/tsx')
 export const USER = { name: 'bench', password: 'bench-viewer-pw' }
@@ -23,18 +21,6 @@ const ADMIN = { name: 'admin', password: 'bench-admin-pw' }
 
 /** A fixed-bitrate `test` channel: 2 s segments, 320x180 ultrafast at 400 kb/s video + 64 kb/s audio. */
 export const CHANNEL = { input: 'test', transcode: { width: 320, height: 180, preset: 'ultrafast', videoBitrateKbps: 400, audioBitrateKbps: 64 }, hlsTime: 2, hlsListSize: 6 }
-
-async function run (bin: string, env: Record<string, string>, args: string[], input = ''): Promise<string> {
-  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (b) => { stdout += b })
-  child.stderr.on('data', (b) => { stderr += b })
-  child.stdin.end(input)
-  const code = await new Promise((resolve) => child.on('close', resolve))
-  if (code !== 0) throw new Error(`${bin} ${args.join(' ')} exited ${code}: ${stderr}`)
-  return stdout
-}
 
 export interface Line { type: string; at: number; [k: string]: any }
 
@@ -95,81 +81,50 @@ export interface Stack {
   close(): Promise<void>
 }
 
-/** One JSON call to a daemon's HTTP API; throws with the status and body on failure. */
-export async function call (base: string, token: string | null, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(base + path, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {})
-  })
-  const text = await res.text()
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`)
-  return text ? JSON.parse(text) : null
-}
-
 export async function startStack (specs: BroadcasterSpec[]): Promise<Stack> {
   const work = await mkdtemp(join(tmpdir(), 'arus-bench-'))
-  const procs: SpawnedProcess[] = []
   const viewers: Viewer[] = []
-  const testnet = await createTestnet()
+  let kit: KitStack | null = null
   const close = async () => {
     await Promise.allSettled(viewers.map((v) => v.stop()))
-    for (const p of procs.reverse()) await p.stop('SIGTERM', 15_000).catch(() => {})
-    await testnet.destroy().catch(() => {})
+    await kit?.close().catch(() => {})
     await rm(work, { recursive: true, force: true })
   }
   try {
-    // Panel: default Argon2id and proof-of-work costs (login_ms measures what a user feels).
-    const panelEnv = { DATA_DIR: join(work, 'panel'), BOOTSTRAP: testnet.bootstrapString, LOG_FORMAT: 'json', LOG_LEVEL: 'warn', ADMIN_ENABLED: '1', ADMIN_PORT: '0' }
-    const { panelKey } = JSON.parse(await run(PANEL_BIN, panelEnv, ['--json', 'init'])) as { panelKey: string }
-    await run(PANEL_BIN, panelEnv, ['--json', 'add-admin', ADMIN.name], `${ADMIN.password}\n`)
-    await run(PANEL_BIN, panelEnv, ['--json', 'create-user', USER.name], `${USER.password}\n`)
-    const secrets: string[] = []
-    for (const spec of specs) {
-      const site = JSON.parse(await run(PANEL_BIN, panelEnv, ['--json', 'add-publisher', spec.name, '--scopes', '*'])) as { secretKey: string }
-      secrets.push(site.secretKey)
-    }
-    const panel = spawnProcess(undefined, process.execPath, [PANEL_BIN, 'run'], { env: { ...panelEnv, LOG_LEVEL: 'info' } })
-    procs.push(panel)
-    const adminLine = await panel.waitForLine(/"event":"admin\.listening"/, 30_000)
-    const adminUrl = (JSON.parse(adminLine.input ?? '{}') as { url: string }).url
-    const adminToken = (await call(adminUrl, null, 'POST', '/api/login', { username: ADMIN.name, password: ADMIN.password })).token as string
-
-    const broadcasters: Broadcaster[] = []
-    for (const [i, spec] of specs.entries()) {
-      const port = await freePort()
-      const bcEnv = {
-        DATA_DIR: join(work, `broadcaster-${spec.name}`), BOOTSTRAP: testnet.bootstrapString, PANEL_PUBKEY: panelKey, PUBLISHER_KEY: secrets[i]!, PUBLISHER_NAME: spec.name,
-        CONTROL_ENABLED: '1', CONTROL_PORT: String(port), LOG_FORMAT: 'json', LOG_LEVEL: 'debug', RESUME_PACE: '0', REGISTER_HEARTBEAT_SEC: '10', ...spec.env
+    // The daemons' own costs and defaults (login_ms measures what a user feels), testkit's processes.
+    kit = await createStack(undefined, {
+      panel: { dataDir: join(work, 'panel'), admin: ADMIN, users: [USER], testEnv: false },
+      broadcasters: specs.map((spec) => ({
+        name: spec.name, dataDir: join(work, `broadcaster-${spec.name}`), testEnv: false,
+        env: { LOG_LEVEL: 'debug', RESUME_PACE: '0', REGISTER_HEARTBEAT_SEC: '10', ...spec.env }
+      }))
+    })
+    const { panel, testnet } = kit
+    const broadcasters: Broadcaster[] = kit.broadcasters.map((b, i) => ({
+      name: b.name, proc: b.proc!, controlUrl: b.controlUrl!, channels: specs[i]!.channels, bc: (method, path, body) => b.api(method, path, body)
+    }))
+    // Every channel starts before any is awaited: their segment phases are part of what is measured.
+    for (const b of broadcasters) {
+      for (const id of b.channels) {
+        await b.bc('POST', '/api/channels', { id, title: id, ...CHANNEL })
+        await b.bc('POST', `/api/channels/${id}/start`)
       }
-      await run(BC_BIN, bcEnv, ['add-admin', 'op'], 'op-pw-bench\n')
-      const proc = spawnProcess(undefined, process.execPath, [BC_BIN, 'run'], { env: bcEnv })
-      procs.push(proc)
-      const m = await proc.waitForLine(/"event":"broadcaster.ready".*"controlUrl":"([^"]+)"/, 30_000)
-      const controlUrl = m[1]!
-      const opToken = (await call(controlUrl, null, 'POST', '/api/login', { username: 'op', password: 'op-pw-bench' })).token as string
-      const bc = (method: string, path: string, body?: unknown) => call(controlUrl, opToken, method, path, body)
-      for (const id of spec.channels) {
-        await bc('POST', '/api/channels', { id, title: id, ...CHANNEL })
-        await bc('POST', `/api/channels/${id}/start`)
-      }
-      broadcasters.push({ name: spec.name, proc, controlUrl, channels: spec.channels, bc })
     }
     for (const b of broadcasters) {
       await waitFor(async () => (await Promise.all(b.channels.map((id) => b.bc('GET', `/api/channels/${id}`)))).every((c) => c.registered && c.state === 'up'), { timeoutMs: 60_000, intervalMs: 250, message: `${b.name}: channels up and registered` })
-      for (const id of b.channels) await call(adminUrl, adminToken, 'POST', `/api/users/${USER.name}/grants`, { streamId: id })
+      for (const id of b.channels) await panel.api('POST', `/api/users/${USER.name}/grants`, { streamId: id })
     }
 
     let n = 0
     return {
-      work, testnet, panelKey, adminUrl, broadcasters,
-      panel: (method, path, body) => call(adminUrl, adminToken, method, path, body),
+      work, testnet: testnet as Testnet, panelKey: panel.panelKey, adminUrl: panel.adminUrl!, broadcasters,
+      panel: (method, path, body) => panel.api(method, path, body),
       async viewer (opts = {}) {
         // BENCH_PROFILE_DIR=<dir>: every viewer writes a V8 CPU profile there when it stops.
         const prof = process.env.BENCH_PROFILE_DIR
         const child = spawn(prof ? process.execPath : TSX, prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`, '--import', 'tsx', VIEWER] : [VIEWER], {
           env: {
-            ...process.env, BENCH_PANEL_KEY: panelKey, BENCH_BOOTSTRAP: testnet.bootstrapString, BENCH_STORE: join(work, `viewer-${++n}`),
+            ...process.env, BENCH_PANEL_KEY: panel.panelKey, BENCH_BOOTSTRAP: kit!.bootstrap, BENCH_STORE: join(work, `viewer-${++n}`),
             BENCH_USER: USER.name, BENCH_PASSWORD: USER.password, BENCH_ZAP_PREFETCH: opts.zapPrefetch ? '1' : '0'
           },
           stdio: ['pipe', 'pipe', 'inherit']

@@ -21,7 +21,7 @@ describe('arus-panel stream commands', () => {
     const human = await cli(env, ['add-stream', 'sport'])
     expect(human.stdout).toMatch(/stream key \(secret, shown once\): [0-9a-f]{64}/)
     expect((await cli(env, ['add-stream', 'news'])).stderr).toContain('PANEL_EXISTS')
-    expect((await cli(env, ['add-stream', 'bad id!'])).stderr).toContain('PANEL_INVALID_INPUT')
+    expect((await cli(env, ['add-stream', 'bad id!'])).stderr).toContain('SERVICE_VALIDATION_FAILED')
   })
 
   it('add-stream --key and --feed use the given values', async (t) => {
@@ -44,7 +44,7 @@ describe('arus-panel stream commands', () => {
     expect(cleared.epgUrl).toBeUndefined()
     expect(cleared.epgId).toBeUndefined()
     expect(cleared.order).toBeNull()
-    expect((await cli(env, ['set-meta', 'news'])).stderr).toContain('nothing to change')
+    expect((await cli(env, ['set-meta', 'news'])).stderr).toContain('give at least one field')
   })
 
   it('upload-art stores content-addressed art; delete-stream purges record, key, grants and art', async (t) => {

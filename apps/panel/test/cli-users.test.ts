@@ -40,7 +40,7 @@ describe('arus-panel user commands', () => {
     await cliJson(env, ['create-user', 'alice'], 'pw\n')
     expect(await cliJson(env, ['set-status', 'alice', 'disabled'])).toMatchObject({ status: 'disabled', tokenVersion: 1 })
     expect(await cliJson(env, ['set-status', 'alice', 'active'])).toMatchObject({ status: 'active', tokenVersion: 1 })
-    expect((await cli(env, ['set-status', 'alice', 'maybe'])).stderr).toContain('PANEL_INVALID_INPUT')
+    expect((await cli(env, ['set-status', 'alice', 'maybe'])).stderr).toContain('SERVICE_VALIDATION_FAILED')
     expect(await cliJson(env, ['set-max-devices', 'alice', '3'])).toMatchObject({ maxDevices: 3, tokenVersion: 2 })
     expect((await cli(env, ['set-max-devices', 'alice', '0'])).code).toBe(1)
     expect(await cliJson(env, ['logout-all', 'alice'])).toMatchObject({ tokenVersion: 3 })

@@ -133,8 +133,7 @@ export function createShell ({ title, tabs, onLogin }) {
   const ready = new Set()
 
   const subtitleEl = h('span', { id: 'subtitle' })
-  const tabButtons = tabs.map((t) => button(t.label, () => show(t.id)))
-  tabButtons.forEach((b, i) => { b.dataset.tab = tabs[i].id })
+  const tabButtons = tabs.map((t) => h('button', { type: 'button', 'data-tab': t.id, onclick: () => show(t.id) }, t.label))
   const nav = h('nav', { id: 'nav', hidden: true }, tabButtons, button('Log out', () => logout(), 'logout'))
   const message = h('p', { id: 'message', role: 'status', hidden: true })
   const username = h('input', { id: 'login-username', name: 'username', autocomplete: 'username', required: true })

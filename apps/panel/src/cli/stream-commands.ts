@@ -3,10 +3,13 @@ import { extname } from 'node:path'
 import type { Command } from 'commander'
 import { PanelError } from '../errors.js'
 import { uploadArt } from '../ops/art.js'
-import { setMeta, type StreamMetaPatch } from '../ops/stream-meta.js'
-import { addStream, deleteStream } from '../ops/streams.js'
+import { PatchStreamBody, setMeta, type StreamMetaPatch } from '../ops/stream-meta.js'
+import { AddStreamBody, addStream, deleteStream } from '../ops/streams.js'
 import { withStore } from './context.js'
-import type { DaemonCli } from '@arus/service'
+import { parseInput, type DaemonCli } from '@arus/service'
+
+/** The given options only (commander leaves absent ones undefined; the strict schemas refuse unknown keys, not undefined ones). */
+const defined = <T extends Record<string, unknown>>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>
 
 const categories = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean)
 
@@ -29,9 +32,10 @@ export function streamCommands (program: Command, cli: DaemonCli): void {
     .option('--title <title>').option('--category <list>', 'comma-separated categories')
     .option('--feed <feedKey>', 'feed key (hex)').option('--key <hex>', 'use this stream key instead of generating one')
     .action(async (id: string, o: { title?: string; category?: string; feed?: string; key?: string }) => {
-      const r = await withStore(io, (ctx) => addStream(ctx, {
+      const input = parseInput(AddStreamBody, defined({
         id, title: o.title, category: o.category === undefined ? undefined : categories(o.category), feedKey: o.feed, key: o.key
-      }))
+      }), 'options')
+      const r = await withStore(io, (ctx) => addStream(ctx, input))
       out(r, `stream ${id} added\nstream key (secret, shown once): ${r.key}`)
     })
   program.command('delete-stream <id>').description('full purge: record, key, grants, art')
@@ -41,15 +45,15 @@ export function streamCommands (program: Command, cli: DaemonCli): void {
     .option('--featured <bool>').option('--order <n>', '0-9999 or null')
     .option('--epg-url <url>').option('--epg-id <id>')
     .action(async (id: string, o: Record<string, string | undefined>) => {
-      const patch: StreamMetaPatch = {}
-      if (o.title !== undefined) patch.title = o.title
-      if (o.description !== undefined) patch.description = o.description
-      if (o.category !== undefined) patch.category = categories(o.category)
-      if (o.featured !== undefined) patch.featured = parseBool('featured', o.featured)
-      if (o.order !== undefined) patch.order = parseOrder(o.order)
-      if (o.epgUrl !== undefined) patch.epgUrl = o.epgUrl
-      if (o.epgId !== undefined) patch.epgId = o.epgId
-      if (Object.keys(patch).length === 0) throw PanelError.invalid('nothing to change: give at least one option')
+      const patch: StreamMetaPatch = parseInput(PatchStreamBody, defined({
+        title: o.title,
+        description: o.description,
+        category: o.category === undefined ? undefined : categories(o.category),
+        featured: o.featured === undefined ? undefined : parseBool('featured', o.featured),
+        order: o.order === undefined ? undefined : parseOrder(o.order),
+        epgUrl: o.epgUrl,
+        epgId: o.epgId
+      }), 'options')
       out(await withStore(io, (ctx) => setMeta(ctx, id, patch)), `stream ${id} updated`)
     })
   program.command('upload-art <id> <kind> <file>').description('add art (poster, backdrop or logo) to the assets drive')

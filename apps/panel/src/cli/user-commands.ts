@@ -6,7 +6,7 @@ import { allUsers } from '../ops/user-scan.js'
 import * as users from '../ops/users.js'
 import { listStreams } from '../ops/streams.js'
 import { withStore } from './context.js'
-import type { DaemonCli } from '@arus/service'
+import { parseInput, type DaemonCli } from '@arus/service'
 
 function parseCount (value: string): number {
   if (!/^\d+$/.test(value)) throw PanelError.invalid(`"${value.slice(0, 20)}" is not a whole number`)
@@ -30,8 +30,8 @@ export function userCommands (program: Command, cli: DaemonCli): void {
     })
   program.command('set-status <username> <status>').description('active or disabled (disabling revokes sessions)')
     .action(async (u: string, s: string) => {
-      if (s !== 'active' && s !== 'disabled') throw PanelError.invalid('status must be active or disabled')
-      out(await withStore(io, (ctx) => users.setStatus(ctx, u, s)), `${u} is ${s}`)
+      const { status } = parseInput(users.UserStatusBody, { status: s }, 'options')
+      out(await withStore(io, (ctx) => users.setStatus(ctx, u, status)), `${u} is ${status}`)
     })
   program.command('delete-user <username>').description('delete the account record')
     .action(async (u: string) => { await withStore(io, (ctx) => users.deleteUser(ctx, u)); out({ deleted: u }, `user ${u} deleted`) })
@@ -40,7 +40,10 @@ export function userCommands (program: Command, cli: DaemonCli): void {
   program.command('revoke <username> <stream>').description('remove a grant')
     .action(async (u: string, s: string) => out(await withStore(io, (ctx) => revoke(ctx, u, s)), `revoked ${s} from ${u}`))
   program.command('set-max-devices <username> <n>').description('set the concurrent device limit (ends sessions)')
-    .action(async (u: string, n: string) => out(await withStore(io, (ctx) => users.setMaxDevices(ctx, u, parseCount(n))), `${u} may use ${n} devices`))
+    .action(async (u: string, n: string) => {
+      const { maxDevices } = parseInput(users.MaxDevicesBody, { maxDevices: parseCount(n) }, 'options')
+      out(await withStore(io, (ctx) => users.setMaxDevices(ctx, u, maxDevices)), `${u} may use ${maxDevices} devices`)
+    })
   program.command('list-devices <username>').description('enrolled devices')
     .action(async (u: string) => {
       const devices = await withStore(io, (ctx) => users.listDevices(ctx, u))

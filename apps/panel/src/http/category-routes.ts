@@ -1,11 +1,11 @@
 import type { FastifyInstance } from '@arus/service'
 import type { PanelContext } from '../context.js'
-import { createCategory, deleteCategory, editCategory, listCategories, orderCategories } from '../ops/categories.js'
-import { panelRoute } from './panel-route.js'
 import {
-  CategoryList, CategoryParams, CategoryView, CreateCategoryBody, DeleteCategoryQuery, DeleteCategoryReply,
-  OrderCategoriesBody, PatchCategoryBody
-} from './schemas.js'
+  CategoryList, CategoryView, createCategory, CreateCategoryBody, deleteCategory, DeleteCategoryReply, editCategory, listCategories,
+  orderCategories, OrderCategoriesBody, PatchCategoryBody
+} from '../ops/categories.js'
+import { panelRoute } from './panel-route.js'
+import { CategoryParams, DeleteCategoryQuery } from './schemas.js'
 
 /** Categories: rename, merge, order, hide and delete over catmeta records (docs/panel-api.md "Categories"). */
 export function categoryRoutes (app: FastifyInstance, ctx: PanelContext): void {

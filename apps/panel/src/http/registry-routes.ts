@@ -1,10 +1,11 @@
 import type { FastifyInstance } from '@arus/service'
 import type { PanelContext } from '../context.js'
-import { addPublisher, listPublishers, removePublisher, setPublisherScopes, setPublisherStatus } from '../ops/publishers.js'
-import { panelRoute } from './panel-route.js'
 import {
-  DeletedReply, EnrollBody, EnrollReply, NameParams, PublisherList, PublisherStatusBody, PublisherView, ScopesBody
-} from './schemas.js'
+  addPublisher, EnrollBody, EnrollReply, listPublishers, PublisherList, PublisherStatusBody, PublisherView, removePublisher, ScopesBody,
+  setPublisherScopes, setPublisherStatus
+} from '../ops/publishers.js'
+import { panelRoute } from './panel-route.js'
+import { DeletedReply, NameParams } from './schemas.js'
 
 /** Publisher enrollments (spec 1 "Publishers" routes); the admin routes are the kit's. */
 export function registryRoutes (app: FastifyInstance, ctx: PanelContext): void {

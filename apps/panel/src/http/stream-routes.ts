@@ -1,12 +1,12 @@
 import type { FastifyInstance } from '@arus/service'
 import type { PanelContext } from '../context.js'
 import { PanelError } from '../errors.js'
-import { ART_KINDS, MAX_ART_BYTES, uploadArt } from '../ops/art.js'
+import { ART_KINDS, ArtReply, MAX_ART_BYTES, uploadArt } from '../ops/art.js'
 import { readArt } from '../ops/assets.js'
-import { setMeta } from '../ops/stream-meta.js'
-import { addStream, deleteStream, getStream, listStreams } from '../ops/streams.js'
+import { PatchStreamBody, setMeta } from '../ops/stream-meta.js'
+import { AddStreamBody, AddStreamReply, addStream, deleteStream, getStream, listStreams, StreamList, StreamView } from '../ops/streams.js'
 import { panelRoute } from './panel-route.js'
-import { AddStreamBody, AddStreamReply, ArtParams, ArtReply, AssetParams, DeletedReply, PatchStreamBody, StreamList, StreamParams, StreamView } from './schemas.js'
+import { ArtParams, AssetParams, DeletedReply, StreamParams } from './schemas.js'
 
 /** Image media types the art upload accepts, and the file extension each is stored under. */
 const ART_TYPES: Record<string, string> = {

@@ -1,12 +1,10 @@
 import type { FastifyInstance } from '@arus/service'
 import type { PanelContext } from '../context.js'
-import { grant, revoke } from '../ops/grants.js'
+import { ChangedReply, grant, GrantBody, revoke } from '../ops/grants.js'
 import * as users from '../ops/users.js'
+import { CreateUserBody, DevicesReply, ListUsersQuery, MaxDevicesBody, PasswordBody, UserPage, UserStatusBody, UserView } from '../ops/users.js'
 import { panelRoute } from './panel-route.js'
-import {
-  ChangedReply, CreateUserBody, DeletedReply, DeviceParams, DevicesReply, GrantBody, GrantParams, ListUsersQuery,
-  MaxDevicesBody, PasswordBody, UserPage, UserParams, UserStatusBody, UserView
-} from './schemas.js'
+import { DeletedReply, DeviceParams, GrantParams, UserParams } from './schemas.js'
 
 /** The API view of a user: the op's summary plus the provenance fields of spec 1 "User record". */
 const view = (s: users.UserSummary) => ({ ...s, manualGrants: s.grants, packages: [] as string[] })

@@ -1,9 +1,11 @@
+import { z } from 'zod'
 import { blake2b256, toHex } from '@arus/crypto'
 import type { PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
 import { purgeUnusedArt } from './assets.js'
 import { parseStreamId } from './ids.js'
 import { setMeta } from './stream-meta.js'
+import { StreamView } from './streams.js'
 
 /** Art lives content-addressed in the assets drive: `assets/<blake2b-256 hex>.<ext>`. */
 
@@ -29,3 +31,7 @@ export async function uploadArt (ctx: PanelCore, streamId: string, kind: string,
   ctx.activity.record({ event: 'art.uploaded', streamId: id, kind }, 'art uploaded')
   return { path }
 }
+
+// --- schemas of these operations: the HTTP routes' request and reply, the CLI, the docs ---
+
+export const ArtReply = z.object({ path: z.string().describe('assets/<hash>.<ext>'), stream: StreamView })

@@ -1,8 +1,10 @@
+import { z } from 'zod'
 import { CatMetaRecord, keys, slugify } from '@arus/catalog'
 import type { PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
 import { setMeta } from './stream-meta.js'
 import { listStreams } from './streams.js'
+import { Label, Order } from './ids.js'
 
 /**
  * Category presentation (spec 1 "Other replicated and private data": catmeta records hold
@@ -184,3 +186,29 @@ export async function deleteCategory (ctx: PanelCore, nameOrSlug: string, opts: 
   ctx.activity.record({ event: 'category.deleted', slug, count: stripped }, 'category deleted')
   return { deleted: slug, stripped }
 }
+
+// --- schemas of these operations: the HTTP routes' request and reply, the CLI, the docs ---
+
+export const CategoryView = z.object({
+  slug: z.string(),
+  label: z.string(),
+  names: z.array(z.string()),
+  streams: z.number(),
+  renamed: z.string().nullable(),
+  mergedInto: z.string().nullable(),
+  rail: z.string(),
+  order: z.number().nullable(),
+  hidden: z.boolean(),
+  configured: z.boolean()
+})
+export const CategoryList = z.object({ categories: z.array(CategoryView) })
+const CategoryFields = {
+  label: Label.nullable().optional().describe('Rename: the label rails show; null clears'),
+  mergedInto: z.string().min(1).max(200).nullable().optional().describe('Show these channels under another category; null clears'),
+  order: Order.optional(),
+  hidden: z.boolean().optional().describe('Hide the rail')
+}
+export const CreateCategoryBody = z.strictObject({ name: z.string().min(1).max(200), ...CategoryFields })
+export const PatchCategoryBody = z.strictObject(CategoryFields).refine((p) => Object.values(p).some((v) => v !== undefined), 'give at least one field')
+export const OrderCategoriesBody = z.strictObject({ order: z.array(z.string().min(1).max(200)).min(1).max(10_000).describe('Slugs in rail order; they get order 0..n-1') })
+export const DeleteCategoryReply = z.object({ deleted: z.string(), stripped: z.number() })

@@ -1,9 +1,11 @@
+import { z } from 'zod'
 import { fromHex, sealGrant } from '@arus/crypto'
 import type { PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
 import { parseStreamId, parseUsername } from './ids.js'
 import { allUsers } from './user-scan.js'
 import { modify } from './users.js'
+import { StreamId } from '@arus/catalog'
 
 /** Grants: wrapped[streamId] = crypto_box_seal(streamKey, user.pub), materialized without the password. */
 
@@ -52,3 +54,8 @@ export async function resealStream (ctx: PanelCore, streamId: string, keyHex: st
   }
   return n
 }
+
+// --- schemas of these operations: the HTTP routes' request and reply, the CLI, the docs ---
+
+export const GrantBody = z.strictObject({ streamId: StreamId })
+export const ChangedReply = z.object({ changed: z.boolean() })

@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import { generateSigningKeyPair, toHex } from '@arus/crypto'
 import type { PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
@@ -84,3 +85,19 @@ export async function setPublisherStatus (ctx: RegistryCtx, name: string, status
   ctx.activity.record({ event: 'publisher.status', publisher: name, status }, 'publisher status changed')
   return out
 }
+
+// --- schemas of these operations: the HTTP routes' request and reply, the CLI, the docs ---
+
+const Scopes = z.array(z.string().min(1).max(128)).max(256)
+export const PublisherView = z.object({
+  name: z.string(),
+  publicKey: z.string(),
+  scopes: z.array(z.string()),
+  status: z.enum(['active', 'revoked']),
+  createdAt: z.number()
+})
+export const PublisherList = z.object({ publishers: z.array(PublisherView) })
+export const EnrollBody = z.strictObject({ name: z.string().min(1).max(64), scopes: Scopes.optional().describe("Stream-id globs (default ['*'])") })
+export const EnrollReply = PublisherView.extend({ secretKey: z.string().describe("The site's PUBLISHER_KEY, returned this once") })
+export const PublisherStatusBody = z.strictObject({ status: z.enum(['active', 'revoked']) })
+export const ScopesBody = z.strictObject({ scopes: Scopes })

@@ -1,8 +1,9 @@
-import type { StreamRecord } from '@arus/catalog'
+import { z } from 'zod'
+import { ArtRef, HttpsUrl, type StreamRecord } from '@arus/catalog'
 import { fromHex, toHex } from '@arus/crypto'
 import type { PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
-import { parseStreamId } from './ids.js'
+import { Hex32, Label, Order, parseStreamId } from './ids.js'
 
 /** Stream record construction and the admin metadata patch (spec 1 "Catalog record" rules 3-4). */
 
@@ -95,3 +96,22 @@ export async function setMeta (ctx: PanelCore, id: string, patch: StreamMetaPatc
   ctx.activity.record({ event: 'stream.updated', streamId: id, fields: Object.keys(patch).filter((k) => patch[k as keyof StreamMetaPatch] !== undefined).sort() }, 'stream updated')
   return { id, ...out! }
 }
+
+// --- schemas of these operations: the HTTP routes' request and reply, the CLI, the docs ---
+
+const UrlOrEmpty = z.union([z.literal(''), HttpsUrl])
+export const PatchStreamBody = z.strictObject({
+  title: z.string().min(1).max(200).optional(),
+  description: z.string().max(4000).optional(),
+  category: z.array(Label).max(16).optional(),
+  order: Order.optional(),
+  featured: z.boolean().optional(),
+  url: UrlOrEmpty.optional().describe("https sets redirect (isLive true, status 'live' unless given); '' clears it (idle)"),
+  epgUrl: UrlOrEmpty.optional().describe("https schedule feed; '' clears the EPG pair"),
+  epgId: z.string().max(128).optional().describe("The channel id inside that feed; '' clears the EPG pair"),
+  poster: ArtRef.optional(),
+  backdrop: ArtRef.optional(),
+  logo: ArtRef.optional(),
+  feedKey: Hex32.nullable().optional().describe('Refused together with a redirect url'),
+  isLive: z.boolean().optional()
+}).refine((p) => Object.values(p).some((v) => v !== undefined), 'give at least one field')

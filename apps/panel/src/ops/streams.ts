@@ -1,9 +1,10 @@
-import type { StreamRecord } from '@arus/catalog'
+import { z } from 'zod'
+import { HttpsUrl, StreamId, type StreamRecord } from '@arus/catalog'
 import { fromHex, randomBytes, toHex } from '@arus/crypto'
 import type { PanelContext, PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
 import { purgeUnusedArt } from './assets.js'
-import { parseStreamId } from './ids.js'
+import { Hex32, Label, Order, parseStreamId } from './ids.js'
 import { applyMeta, newStreamRecord } from './stream-meta.js'
 import { allUsers } from './user-scan.js'
 
@@ -75,3 +76,46 @@ export async function purgeStream (ctx: PanelCore, id: string): Promise<void> {
   if (record) await purgeUnusedArt(ctx, [record.poster, record.backdrop, record.logo])
   ctx.activity.record({ event: 'stream.deleted', streamId: id }, 'stream deleted')
 }
+
+// --- schemas of these operations: the HTTP routes' request and reply, the CLI, the docs ---
+
+export const AddStreamBody = z.strictObject({
+  id: StreamId,
+  title: z.string().min(1).max(200).optional(),
+  description: z.string().max(4000).optional(),
+  category: z.array(Label).max(16).optional(),
+  feedKey: Hex32.nullable().optional(),
+  key: Hex32.optional().describe('Use this stream key instead of generating one'),
+  order: Order.optional(),
+  featured: z.boolean().optional(),
+  url: HttpsUrl.optional().describe('An https HLS URL makes a redirect channel')
+})
+
+export const StreamView = z.object({
+  id: z.string(),
+  v: z.number(),
+  title: z.string(),
+  description: z.string(),
+  category: z.array(z.string()),
+  type: z.enum(['live', 'vod']),
+  protection: z.string(),
+  isLive: z.boolean().optional(),
+  durationSec: z.number().nullable().optional(),
+  order: z.number().nullable(),
+  featured: z.boolean(),
+  poster: z.string(),
+  backdrop: z.string(),
+  logo: z.string(),
+  feedKey: z.string().nullable(),
+  blobsKey: z.string().nullable(),
+  redirect: z.boolean(),
+  url: z.string().nullable(),
+  origin: z.string().nullable(),
+  source: z.string().optional(),
+  epgUrl: z.string().optional(),
+  epgId: z.string().optional(),
+  status: z.string()
+})
+
+export const StreamList = z.object({ streams: z.array(StreamView) })
+export const AddStreamReply = z.object({ stream: StreamView, key: z.string().describe('The stream encryption key, returned this once') })

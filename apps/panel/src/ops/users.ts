@@ -1,8 +1,9 @@
-import type { UserRecord } from '@arus/catalog'
+import { z } from 'zod'
+import { Username, type UserRecord } from '@arus/catalog'
 import type { PanelContext, PanelCore } from '../context.js'
 import { deriveAccountSecrets, sealGrants } from '../account-keys.js'
 import { PanelError } from '../errors.js'
-import { parseUsername } from './ids.js'
+import { parseUsername, Password } from './ids.js'
 
 /** Admin operations on viewer accounts (spec 1 "Users" routes and Admin CLI). Shared by CLI and HTTP. */
 
@@ -120,3 +121,40 @@ export async function modify (ctx: PanelCore, username: string, fn: (u: UserReco
   })
   return out!
 }
+
+// --- schemas of these operations: the HTTP routes' request and reply, the CLI, the docs ---
+
+export const ListUsersQuery = z.object({
+  prefix: z.string().max(64).optional().describe('Only usernames starting with this'),
+  after: z.string().max(64).optional().describe('The `next` value of the previous page'),
+  limit: z.coerce.number().int().min(1).max(1000).optional().describe('Page size (default 100)')
+})
+
+export const CreateUserBody = z.strictObject({ username: Username, password: Password })
+export const PasswordBody = z.strictObject({ password: Password })
+export const UserStatusBody = z.strictObject({ status: z.enum(['active', 'disabled']) })
+export const MaxDevicesBody = z.strictObject({ maxDevices: z.int().min(1).max(100).describe('Concurrent device limit') })
+
+export const DeviceView = z.object({
+  deviceId: z.string(),
+  label: z.string(),
+  enrolledAt: z.number(),
+  expiresAt: z.number().nullable(),
+  tokenVersion: z.number(),
+  status: z.string()
+})
+
+export const UserView = z.object({
+  username: z.string(),
+  status: z.enum(['active', 'disabled']),
+  tokenVersion: z.number(),
+  maxDevices: z.number(),
+  devices: z.array(DeviceView),
+  grants: z.array(z.string()).describe('Stream ids sealed to the user'),
+  manualGrants: z.array(z.string()).describe('Grants given by hand (today: all of them)'),
+  packages: z.array(z.string()).describe('Package names (none until packages exist)'),
+  pub: z.string().describe('The user X25519 public key (hex)')
+})
+
+export const UserPage = z.object({ users: z.array(UserView), next: z.string().nullable() })
+export const DevicesReply = z.object({ devices: z.array(DeviceView) })

@@ -98,14 +98,24 @@ function ensureRawParser (app: FastifyInstance, types: readonly string[]): void 
 }
 
 /** Validation failure → SERVICE_VALIDATION_FAILED naming each field (never its value). */
-function invalid (where: string, error: z.ZodError): ServiceError {
+function invalid (where: string, error: z.ZodError, what = 'request'): ServiceError {
   const fields: string[] = []
   const parts = error.issues.slice(0, 10).map((issue) => {
-    const field = [where, ...issue.path.map(String)].join('.')
+    const field = [where, ...issue.path.map(String)].filter(Boolean).join('.') || where
     fields.push(field)
     return `${field}: ${issue.message}`
   })
-  return ServiceError.validationFailed(`invalid request: ${parts.join('; ')}`, fields)
+  return ServiceError.validationFailed(`invalid ${what}: ${parts.join('; ')}`, fields)
+}
+
+/**
+ * An operation's input checked with its schema outside HTTP (CLI options, tool arguments):
+ * the same SERVICE_VALIDATION_FAILED as a route, naming the fields, never their values.
+ */
+export function parseInput<S extends z.ZodType> (schema: S, value: unknown, where = 'input'): z.output<S> {
+  const r = schema.safeParse(value)
+  if (!r.success) throw invalid(where, r.error, where)
+  return r.data
 }
 
 function parsePart<S extends Schema> (schema: S, value: unknown, where: string): Out<S> {
