@@ -1,4 +1,4 @@
-import { createLogger, createMetricsRegistry, referenceStub, routeTable, type DaemonReference } from '@arus/service'
+import { createLogger, createMetricsRegistry, referenceStub, readRouteTable, type DaemonReference } from '@arus/service'
 import { buildProgram } from './cli.js'
 import { broadcasterEnvSchema } from './config.js'
 import { BROADCASTER_ERROR_CODES } from './errors.js'
@@ -18,12 +18,7 @@ export const broadcasterReference: DaemonReference = {
       admins: referenceStub({ argon: { opslimit: 1, memlimit: 8192 } }),
       startedAt: 0
     }))
-    try {
-      await app.ready()
-      return [...routeTable(app)]
-    } finally {
-      await app.close()
-    }
+    return readRouteTable(app)
   },
   errors: BROADCASTER_ERROR_CODES,
   pages: [{ path: 'docs/broadcaster.md', sections: ['env', 'cli', 'routes', 'errors'] }],

@@ -1,4 +1,4 @@
-import { createLogger, referenceStub, routeTable, type DaemonReference } from '@arus/service'
+import { createLogger, referenceStub, readRouteTable, type DaemonReference } from '@arus/service'
 import { buildProgram } from './cli.js'
 import { panelEnvSchema } from './config.js'
 import type { PanelContext } from './context.js'
@@ -20,13 +20,7 @@ export const panelReference: DaemonReference = {
       admins: referenceStub({ argon: { opslimit: 1, memlimit: 8192 } })
     })
     const metrics: PanelMetrics = createPanelMetrics()
-    const app = buildAdminServer({ ctx, metrics, startedAt: 0, swarm: null, settings: { sessionTtlMs: 1, verifyTimeoutMs: 1000, trustProxy: false } } as unknown as AdminServerDeps)
-    try {
-      await app.ready()
-      return [...routeTable(app)]
-    } finally {
-      await app.close()
-    }
+    return readRouteTable(buildAdminServer({ ctx, metrics, startedAt: 0, swarm: null, settings: { sessionTtlMs: 1, verifyTimeoutMs: 1000, trustProxy: false } } as unknown as AdminServerDeps))
   },
   errors: PANEL_ERROR_CODES,
   pages: [

@@ -75,7 +75,7 @@ export { adminRoutes } from './admin/admin-routes.js'
 export { adminCommands } from './admin/admin-commands.js'
 export { loadSigningKey } from './admin/signing-key.js'
 export {
-  mdCell, mdCode, mdTable, referenceStub, renderCliTable, renderEnvExample, renderEnvTable, renderErrorsTable, renderReference,
+  mdCell, mdCode, mdTable, readRouteTable, referenceStub, renderCliTable, renderEnvExample, renderEnvTable, renderErrorsTable, renderReference,
   renderRoutesTable, replaceSection, routesWithoutReply, silentIO, writeReference
 } from './docs/reference.js'
 export type { DaemonReference, ErrorTable, ReferenceFile, ReferenceSection } from './docs/reference.js'

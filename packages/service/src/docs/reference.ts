@@ -4,7 +4,8 @@ import type { Command } from 'commander'
 import { z } from 'zod'
 import type { CliIO } from '../cli-io.js'
 import { configDocs, type ConfigDoc } from '../config.js'
-import type { RouteInfo } from '../http/routes.js'
+import type { FastifyInstance } from 'fastify'
+import { routeTable, type RouteInfo } from '../http/routes.js'
 
 /**
  * One generator for every daemon's reference pages: the environment table (from the env
@@ -199,4 +200,14 @@ export function referenceStub<T extends object> (overrides: Record<string, unkno
       ? overrides[prop]
       : () => { throw new Error(`reference stub: ${String(prop)} called while only reading the route table`) }
   }) as T
+}
+
+/** The route table of a server built only to be read: made ready, read, closed. */
+export async function readRouteTable (app: FastifyInstance): Promise<RouteInfo[]> {
+  try {
+    await app.ready()
+    return [...routeTable(app)]
+  } finally {
+    await app.close()
+  }
 }
