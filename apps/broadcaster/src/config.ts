@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { adminAuthEnv, configSnapshotEnv, controlEnv, env, loadConfig, loggingEnv, socketBufferEnv, swarmEnv, type Env } from '@arus/service'
+import { adminAuthEnv, configSnapshotEnv, controlEnv, env, loadConfig, loggingEnv, ServiceError, socketBufferEnv, swarmEnv, type Env } from '@arus/service'
 
 /**
  * The broadcaster's environment (spec 2 "Broadcaster environment" plus the daemon kit's
@@ -52,6 +52,14 @@ export const broadcasterEnvSchema = z.object({
 
 export type BroadcasterConfig = ReturnType<typeof loadBroadcasterConfig>
 
+/** Variables renamed when the control server moved onto the kit's `controlEnv('CONTROL')`: boot names them. */
+const RENAMED: Readonly<Record<string, string>> = { LOGIN_VERIFY_TIMEOUT_MS: 'CONTROL_VERIFY_TIMEOUT_MS' }
+
 export function loadBroadcasterConfig (source: Env = process.env) {
+  const renamed = Object.keys(RENAMED).filter((name) => source[name] !== undefined && source[name] !== '')
+  if (renamed.length > 0) {
+    const variables = renamed.map((name) => ({ name, reason: `renamed ${RENAMED[name]!} (the same setting)` }))
+    throw ServiceError.invalidConfig(`invalid configuration: ${variables.map((v) => `${v.name}: ${v.reason}`).join('; ')}`, { variables })
+  }
   return loadConfig(broadcasterEnvSchema, source)
 }

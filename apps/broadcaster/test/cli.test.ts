@@ -39,5 +39,9 @@ describe('arus-broadcaster admin commands', () => {
     expect(r.stderr).toContain('PUBLISHER_KEY')
     expect(r.stderr).not.toContain('not-hex-secret')
     expect((await cli(env, ['no-such-command'])).code).toBe(2)
+    // A variable renamed when the control server moved onto the kit is named with its new name.
+    const old = await cli(broadcasterEnv(tmpDir(t, 'bc-cli-'), { LOGIN_VERIFY_TIMEOUT_MS: '5000' }), ['list-admins'])
+    expect(old.code).toBe(1)
+    expect(old.stderr).toMatch(/\[SERVICE_INVALID_CONFIG\].*LOGIN_VERIFY_TIMEOUT_MS: renamed CONTROL_VERIFY_TIMEOUT_MS/)
   })
 })

@@ -132,6 +132,8 @@ describe('control API', () => {
     const gone = await api('DELETE', '/api/channels/run1')
     expect(gone.statusCode).toBe(200)
     expect(gone.json()).toEqual({ deleted: 'run1' })
+    // A config snapshot was taken first (none for the refused delete above).
+    expect((await api('GET', '/api/config/snapshots')).json().snapshots.filter((s: { reason: string }) => s.reason === 'before-delete channel run1')).toHaveLength(1)
     expect((await api('GET', '/api/channels/run1')).statusCode).toBe(404)
 
     expect((await api('POST', '/api/channels', { id: 'ram1', input: 'test', buffer: 'ram' })).statusCode).toBe(201)
@@ -153,6 +155,7 @@ describe('control API', () => {
     expect((await api('GET', '/api/admins')).json().admins.map((a: { name: string }) => a.name)).toEqual(['alice', 'bob', 'locked-out', 'slow'])
     expect((await api('DELETE', '/api/admins/bob')).json()).toEqual({ deleted: 'bob' })
     expect((await api('DELETE', '/api/admins/bob')).json().error.code).toBe('SERVICE_ADMIN_NOT_FOUND')
+    expect((await api('GET', '/api/config/snapshots')).json().snapshots.map((s: { reason: string }) => s.reason)).toContain('before-remove admin bob')
   })
 
   it('creates the legacy env channel at boot, in the legacy root store, and keeps it running', async () => {

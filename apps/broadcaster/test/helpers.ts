@@ -1,5 +1,4 @@
-import { Readable, Writable } from 'node:stream'
-import { ARUS_BINS, BROADCASTER_TEST_ENV, createHttpClient, LIGHT_CHANNEL, spawnBroadcasterDaemon, type HttpReply, type SpawnedProcess, type TestContextLike } from '@arus/testkit'
+import { ARUS_BINS, BROADCASTER_TEST_ENV, createHttpClient, LIGHT_CHANNEL, runCliInProcess, spawnBroadcasterDaemon, type HttpReply, type InProcessResult, type SpawnedProcess, type TestContextLike } from '@arus/testkit'
 import { runCli } from '../src/cli.js'
 
 export const BROADCASTER_BIN = ARUS_BINS.broadcaster
@@ -12,20 +11,11 @@ export function broadcasterEnv (dataDir: string, extra: Record<string, string> =
 /** The `test` pattern kept light (testkit's LIGHT_CHANNEL without its input): 320x180, ultrafast, 1 s segments. */
 export const LIGHT = { transcode: { ...LIGHT_CHANNEL.transcode }, hlsTime: LIGHT_CHANNEL.hlsTime, hlsListSize: LIGHT_CHANNEL.hlsListSize }
 
-export interface CliResult { code: number; stdout: string; stderr: string }
+export type CliResult = InProcessResult
 
-/** Runs one `arus-broadcaster` command in-process, stdin from `input`. */
-export async function cli (env: Record<string, string>, args: string[], input = ''): Promise<CliResult> {
-  let stdout = ''
-  let stderr = ''
-  const sink = (append: (s: string) => void) => new Writable({ write (chunk, _enc, cb) { append(String(chunk)); cb() } })
-  const code = await runCli(['node', 'arus-broadcaster', ...args], {
-    stdout: sink((s) => { stdout += s }),
-    stderr: sink((s) => { stderr += s }),
-    stdin: Readable.from(input ? [input] : []),
-    env
-  })
-  return { code, stdout, stderr }
+/** Runs one `arus-broadcaster` command in-process (same program as the bin), stdin from `input`. */
+export function cli (env: Record<string, string>, args: string[], input = ''): Promise<CliResult> {
+  return runCliInProcess(runCli, 'arus-broadcaster', args, { env, input })
 }
 
 export interface SpawnedBroadcaster { proc: SpawnedProcess; url: string }
