@@ -41,6 +41,11 @@ describe('arus-panel as a process', () => {
     expect(locked.stderrText()).toContain('ELOCKED')
     expect(await cliJson(env, ['add-publisher', 'site1'])).toMatchObject({ name: 'site1' })
     expect(await cliJson(env, ['add-admin', 'ops'], 'pw\n')).toMatchObject({ name: 'ops' })
+    // A removal beside the running panel cannot read the store for its config snapshot: it
+    // goes ahead and says so on stderr.
+    const removed = await cli({ ...env, LOG_FORMAT: 'json' }, ['--json', 'remove-publisher', 'site1'])
+    expect(JSON.parse(removed.stdout)).toEqual({ deleted: 'site1' })
+    expect(removed.stderr).toContain('config.snapshot.skipped')
   })
 
   it('export-escrow self-verifies; verify-escrow checks it, refuses a wrong passphrase or edited fingerprint, and restores', async (t) => {

@@ -17,6 +17,8 @@ describe('arus-panel admin and publisher commands', () => {
     expect(await cliJson(env, ['set-admin-password', 'root'], 'new-pw\n')).toMatchObject({ tokenVersion: 1 })
     expect(await cliJson(env, ['remove-admin', 'root'])).toEqual({ deleted: 'root' })
     expect(await cliJson(env, ['list-admins'])).toEqual({ admins: [] })
+    // The panel is stopped: the removal took a config snapshot first.
+    expect((await cliJson(env, ['config', 'list'])).snapshots.map((s: { reason: string }) => s.reason)).toEqual(['before-remove admin root'])
     expect((await cli(env, ['remove-admin', 'root'])).stderr).toContain('SERVICE_ADMIN_NOT_FOUND')
   })
 
