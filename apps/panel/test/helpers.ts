@@ -1,13 +1,12 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { Readable, Writable } from 'node:stream'
 import b4a from 'b4a'
 import type Hyperswarm from 'hyperswarm'
 import { openCatalogReader, type CatalogReader } from '@arus/catalog'
 import { fromHex } from '@arus/crypto'
 import { createRpcClient, type RpcClient } from '@arus/rpc'
 import { topicFor } from '@arus/swarm'
-import { ARUS_BINS, PANEL_TEST_ENV, spawnPanelDaemon, tmpStore, withTimeout, type SpawnedProcess, type Testnet, type TestContextLike } from '@arus/testkit'
+import { ARUS_BINS, PANEL_TEST_ENV, runCliInProcess, spawnPanelDaemon, tmpStore, withTimeout, type InProcessResult, type SpawnedProcess, type Testnet, type TestContextLike } from '@arus/testkit'
 import { runCli } from '../src/cli.js'
 
 export const PANEL_BIN = ARUS_BINS.panel
@@ -17,20 +16,11 @@ export function panelEnv (dataDir: string, extra: Record<string, string> = {}): 
   return { DATA_DIR: dataDir, ...PANEL_TEST_ENV, LOG_FORMAT: 'json', ...extra }
 }
 
-export interface CliResult { code: number; stdout: string; stderr: string }
+export type CliResult = InProcessResult
 
 /** Runs one `arus-panel` command in-process (same program as the bin), stdin from `input`. */
-export async function cli (env: Record<string, string>, args: string[], input = ''): Promise<CliResult> {
-  let stdout = ''
-  let stderr = ''
-  const sink = (append: (s: string) => void) => new Writable({ write (chunk, _enc, cb) { append(String(chunk)); cb() } })
-  const code = await runCli(['node', 'arus-panel', ...args], {
-    stdout: sink((s) => { stdout += s }),
-    stderr: sink((s) => { stderr += s }),
-    stdin: Readable.from(input ? [input] : []),
-    env
-  })
-  return { code, stdout, stderr }
+export function cli (env: Record<string, string>, args: string[], input = ''): Promise<CliResult> {
+  return runCliInProcess(runCli, 'arus-panel', args, { env, input })
 }
 
 /** Like `cli` but fails the test on a non-zero exit; parses --json output. */

@@ -94,12 +94,12 @@ export interface SpawnedDaemon {
   url: string | null
 }
 
-// Below info the ready lines are never written and a start-up could only time out.
+// The ready lines are logged at info: at these levels a start-up could only time out.
 const QUIET_LEVELS = new Set(['warn', 'error', 'fatal', 'silent'])
 
 const spawnBin = (t: TestContextLike | undefined, bin: string, args: string[], env: Record<string, string>, init: DaemonInit): SpawnedProcess => {
   init.signal?.throwIfAborted()
-  return spawnProcess(t, process.execPath, [bin, ...args], { env, ...(init.logFile === undefined ? {} : { logFile: init.logFile }) })
+  return spawnProcess(t, process.execPath, [bin, ...args], { env, logFile: init.logFile })
 }
 
 /** The env of a daemon whose ready line is read: JSON logs (the default is pretty), at info or below. */

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { pendingTeardowns, runBin, runBinJson, spawnBroadcasterDaemon, spawnPanelDaemon, spawnTestnetDaemon, tmpDir, TestkitError, type TestContextLike } from '@arus/testkit'
+import { pendingTeardowns, runBin, runBinJson, runCliInProcess, spawnBroadcasterDaemon, spawnPanelDaemon, spawnTestnetDaemon, tmpDir, TestkitError, type TestContextLike } from '@arus/testkit'
 
 // A stand-in bin: echoes its args and first stdin line as JSON, exits with ARUS_EXIT; `hang` never ends.
 const BIN = `
@@ -40,6 +40,19 @@ describe('runBin / runBinJson', () => {
     await expect(running).rejects.toThrow('user stop')
     expect(pendingTeardowns()).toBe(before)
     await expect(runBin(bin, [], { signal: stop.signal })).rejects.toThrow('user stop')
+  })
+})
+
+describe('runCliInProcess', () => {
+  it("runs a CLI's main with argv, env and stdin, capturing its output", async () => {
+    const r = await runCliInProcess(async (argv, io) => {
+      let input = ''
+      for await (const chunk of io.stdin) input += String(chunk)
+      io.stdout.write(JSON.stringify({ argv, input, x: io.env.X }))
+      io.stderr.write('warned')
+      return 2
+    }, 'arus-x', ['a'], { env: { X: '1' }, input: 'pw\n' })
+    expect(r).toEqual({ code: 2, stdout: '{"argv":["node","arus-x","a"],"input":"pw\\n","x":"1"}', stderr: 'warned' })
   })
 })
 
