@@ -6,8 +6,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { randomBytes } from '@arus/crypto'
 import { openFeedReader } from '@arus/feed'
-import { cleanupAll, createTestnet, freePort, tmpDir, tmpStore, waitFor, withTimeout, type SpawnedProcess, type Testnet } from '@arus/testkit'
-import { cliJson, initPanel, linkToPanel, panelEnv, spawnPanel, type PanelLink } from '../../panel/test/helpers.js'
+import { cleanupAll, createTestnet, freePort, linkToPanel, startPanel, tmpDir, tmpStore, waitFor, withTimeout, type PanelHandle, type PanelLink, type Testnet } from '@arus/testkit'
 import { apiClient, broadcasterEnv, cli, LIGHT, spawnBroadcaster, type SpawnedBroadcaster } from './helpers.js'
 
 // Done means (issue 4): a `test` channel started through the control API registers with a
@@ -20,10 +19,9 @@ const run = promisify(execFile)
 const noTeardown = { onTestFinished: () => {} }
 
 let testnet: Testnet
-let pEnv: Record<string, string>
 let bEnv: Record<string, string>
 let panelKey: string
-let panel: SpawnedProcess
+let panel: PanelHandle
 let bc: SpawnedBroadcaster
 let link: PanelLink
 let api: ReturnType<typeof apiClient>
@@ -38,7 +36,7 @@ async function record (id: string) {
 }
 
 async function streamKey (id: string): Promise<Uint8Array> {
-  const file = JSON.parse(await readFile(join(pEnv.DATA_DIR!, 'private', 'stream-keys.json'), 'utf8'))
+  const file = JSON.parse(await readFile(join(panel.dataDir, 'private', 'stream-keys.json'), 'utf8'))
   return Buffer.from(file.keys[id], 'hex')
 }
 
@@ -70,10 +68,9 @@ const view = async (id: string) => (await api.get(`/api/channels/${id}`)).body
 beforeAll(async () => {
   testnet = await createTestnet()
   work = tmpDir(undefined, 'bc-live-')
-  pEnv = panelEnv(join(work, 'panel'), { BOOTSTRAP: testnet.bootstrapString })
-  panelKey = (await initPanel(pEnv)).panelKey
-  const site = await cliJson(pEnv, ['add-publisher', 'site1', '--scopes', 'live*'])
-  panel = await spawnPanel(undefined, pEnv)
+  panel = await startPanel(undefined, { testnet, dataDir: join(work, 'panel'), adminApi: false })
+  panelKey = panel.panelKey
+  const site = await panel.addPublisher('site1', 'live*')
   link = await linkToPanel(noTeardown, testnet, panelKey)
   bEnv = broadcasterEnv(join(work, 'bc'), {
     BOOTSTRAP: testnet.bootstrapString,
@@ -138,7 +135,8 @@ describe('broadcaster with a real panel', () => {
     await waitFor(() => raw.update({ wait: true }).then(() => raw.length > 0), { timeoutMs: 20_000, message: 'ciphertext replicated' })
     const cipher = await withTimeout(raw.get(0) as Promise<Buffer>, 20_000, 'a ciphertext block')
     expect(cipher.byteLength).toBeGreaterThan(1000)
-    expect(await codecs(cipher, 'cipher.ts')).toEqual([])
+    // Random bytes can fool ffprobe into a stray 'text' stream now and then: what matters is no audio or video.
+    expect((await codecs(cipher, 'cipher.ts')).filter((c) => c !== 'text')).toEqual([])
 
     // The audience shows in /metrics and the analytics (samples every second here).
     await waitFor(async () => (await api.get('/metrics')).body.match(/arus_broadcaster_channel_peers\{stream_id="live1"\} ([1-9])/), { timeoutMs: 10_000, message: 'peers metric' })
@@ -228,11 +226,11 @@ describe('broadcaster with a real panel', () => {
   }, 30_000)
 
   it("reads 'no panel connection for Ns' while the panel is down, and re-registers when it is back", async () => {
-    expect((await panel.stop()).code).toBe(0)
+    await panel.stop()
     await waitFor(async () => /^no panel connection for \d+s$/.test((await view('live1')).registerError ?? ''), { timeoutMs: 20_000, message: 'stranded registration' })
     // A change made while the panel is away reaches it after its restart.
     await api.post('/api/channels/live1/stop')
-    panel = await spawnPanel(undefined, pEnv)
+    await panel.start()
     link = await linkToPanel(noTeardown, testnet, panelKey)
     await waitFor(async () => (await record('live1'))?.isLive === false, { timeoutMs: 30_000, message: 'isLive false after the panel restart' })
     await waitFor(async () => {
