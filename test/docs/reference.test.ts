@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { configDocs, renderReference, replaceSection, routesWithoutReply } from '@arus/service'
+import { buildOpenApi, configDocs, renderReference, replaceSection, routesWithoutReply } from '@arus/service'
 import { GEN_DOCS_COMMAND, REFERENCES, REPO_ROOT } from '../../scripts/docs/references.js'
 
 // Every daemon's generated reference (env, CLI, routes, errors tables and .env.example) must be
@@ -25,6 +25,12 @@ describe.each(REFERENCES.map((r) => [r.bin, r] as const))('%s reference', (_bin,
     const routes = await ref.routes()
     expect(routes.length).toBeGreaterThan(5)
     expect(routesWithoutReply(routes)).toEqual([])
+    // ...and the OpenAPI document built from the same table has a reply body for each.
+    const doc = buildOpenApi(routes, { title: ref.bin, version: '1' }) as { paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>> }
+    const bare = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops)
+      .filter(([, op]) => { const ok = Object.entries(op.responses).find(([code]) => /^2\d\d$/.test(code)); return ok === undefined || (ok[0] !== '204' && ok[1].content === undefined) })
+      .map(([method]) => `${method.toUpperCase()} ${path}`))
+    expect(bare).toEqual([])
   })
 })
 
