@@ -3,6 +3,7 @@ import { configCommands } from '@arus/config-snapshots'
 import { adminCommands, createDaemonProgram, processIO, runCommandLine, type CliIO } from '@arus/service'
 import { cliBase, openConfig, withRegistries } from './cli/context.js'
 import { identityCommands } from './cli/identity-commands.js'
+import { packageCommands } from './cli/package-commands.js'
 import { registryCommands } from './cli/registry-commands.js'
 import { streamCommands } from './cli/stream-commands.js'
 import { userCommands } from './cli/user-commands.js'
@@ -24,6 +25,7 @@ export function buildProgram (io: CliIO): Command {
   userCommands(program, cli)
   streamCommands(program, cli)
   adminCommands(program, cli, () => withRegistries(io, async (ctx) => ctx.admins))
+  packageCommands(program, cli)
   registryCommands(program, cli)
   configCommands(program, cli, () => openConfig(io))
   return program

@@ -7,6 +7,7 @@ import type { PanelContext } from './context.js'
 import { startAdminServer } from './http/server.js'
 import { countChannels, createPanelMetrics, type PanelMetrics } from './metrics.js'
 import { openPanel } from './open.js'
+import { watchRegistries } from './registry-watch.js'
 import { servePanelRpc } from './rpc/serve.js'
 
 /** A running panel: the P2P side (catalog replication + RPC) and, with ADMIN_ENABLED=1, the admin API. */
@@ -34,7 +35,9 @@ export async function main (config: PanelConfig, log: Logger): Promise<RunningPa
   })
   const metrics = createPanelMetrics()
   const rpc = servePanelRpc(ctx, store, swarm, metrics)
+  const registries = await watchRegistries(ctx)
   const closeP2p = async () => {
+    await registries.close()
     await rpc.close()
     await swarm.destroy().catch(() => {})
     await opened.close()

@@ -11,6 +11,10 @@ export interface PanelPaths {
   streamKeys: string
   publishers: string
   admins: string
+  /** Channel packages (spec 1 "Package"). */
+  packages: string
+  /** Grant provenance per user: packages held and manual grants. */
+  entitlements: string
   legacyPublisherKey: string
 }
 
@@ -25,6 +29,8 @@ export function panelPaths (dataDir: string): PanelPaths {
     streamKeys: join(privateDir, 'stream-keys.json'),
     publishers: join(privateDir, 'publishers.json'),
     admins: join(privateDir, 'admins.json'),
+    packages: join(privateDir, 'packages.json'),
+    entitlements: join(privateDir, 'entitlements.json'),
     legacyPublisherKey: join(privateDir, 'legacy-publisher.key')
   }
 }

@@ -3,7 +3,7 @@ import { readJsonFile, withFileLock, writeJsonAtomic } from '@arus/service'
 import type { PanelPaths } from './paths.js'
 
 /**
- * Panel-private registries: stream keys and publisher enrollments (admin accounts are the
+ * Panel-private registries: stream keys, publisher enrollments, packages and grant provenance (admin accounts are the
  * kit's registry, see @arus/service).
  * Each is a small JSON file re-read on every use, so registry-only CLI commands can
  * edit them beside a running panel and the panel sees the change at its next use.
@@ -19,7 +19,25 @@ export const PublisherEntry = z.object({
 })
 export type PublisherEntry = z.infer<typeof PublisherEntry>
 
+/** A channel package (spec 1 "Package"); members resolve at reconcile time. */
+export const PackageEntry = z.object({
+  label: z.string().max(200).nullable(),
+  members: z.array(z.string().min(1).max(200)).max(1000),
+  default: z.boolean(),
+  createdAt: z.number()
+})
+export type PackageEntry = z.infer<typeof PackageEntry>
+
+/** Where a user's grants come from, besides auto-granting sources: the packages held and the manual grants. */
+export const Entitlement = z.object({
+  packages: z.array(z.string()),
+  manual: z.array(z.string())
+})
+export type Entitlement = z.infer<typeof Entitlement>
+
 const StreamKeysFile = z.object({ v: z.literal(1), keys: z.record(z.string(), hex(32)) })
+const PackagesFile = z.object({ v: z.literal(1), packages: z.record(z.string(), PackageEntry) })
+const EntitlementsFile = z.object({ v: z.literal(1), users: z.record(z.string(), Entitlement) })
 const PublishersFile = z.object({ v: z.literal(1), publishers: z.record(z.string(), PublisherEntry) })
 
 /** A map persisted as one private JSON file; `update` is read-modify-write under a lock. */
@@ -55,11 +73,16 @@ function createRegistry<T, F extends { v: 1 }> (path: string, schema: z.ZodType<
 export interface PanelRegistries {
   streamKeys: Registry<string>
   publishers: Registry<PublisherEntry>
+  packages: Registry<PackageEntry>
+  /** Users absent here hold no package and count every grant they have as manual (records from before packages). */
+  entitlements: Registry<Entitlement>
 }
 
 export function openRegistries (paths: PanelPaths): PanelRegistries {
   return {
     streamKeys: createRegistry<string, z.infer<typeof StreamKeysFile>>(paths.streamKeys, StreamKeysFile, 'keys'),
-    publishers: createRegistry<PublisherEntry, z.infer<typeof PublishersFile>>(paths.publishers, PublishersFile, 'publishers')
+    publishers: createRegistry<PublisherEntry, z.infer<typeof PublishersFile>>(paths.publishers, PublishersFile, 'publishers'),
+    packages: createRegistry<PackageEntry, z.infer<typeof PackagesFile>>(paths.packages, PackagesFile, 'packages'),
+    entitlements: createRegistry<Entitlement, z.infer<typeof EntitlementsFile>>(paths.entitlements, EntitlementsFile, 'users')
   }
 }

@@ -53,7 +53,7 @@ describe('arus-panel user commands', () => {
     expect(await cliJson(env, ['grant', 'alice', 'ch1'])).toEqual({ changed: true })
     expect(await cliJson(env, ['grant', 'alice', 'ch1'])).toEqual({ changed: false })
     expect((await cli(env, ['grant', 'alice', 'nope'])).stderr).toContain('PANEL_NOT_FOUND')
-    expect(await cliJson(env, ['revoke', 'alice', 'ch1'])).toEqual({ changed: true })
+    expect(await cliJson(env, ['revoke', 'alice', 'ch1'])).toEqual({ changed: true, stillGranted: false, coveredBy: [] })
     expect((await cliJson(env, ['list'])).users[0].grants).toEqual([])
   })
 

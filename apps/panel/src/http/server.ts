@@ -8,6 +8,7 @@ import type { PanelContext } from '../context.js'
 import type { PanelMetrics } from '../metrics.js'
 import { METRICS_PREFIX } from '../metrics.js'
 import { categoryRoutes } from './category-routes.js'
+import { packageRoutes } from './package-routes.js'
 import { registryRoutes } from './registry-routes.js'
 import { statusRoutes, type StatusSources } from './status-routes.js'
 import { streamRoutes } from './stream-routes.js'
@@ -80,6 +81,7 @@ export function buildAdminServer (deps: AdminServerDeps): FastifyInstance {
   userRoutes(app, ctx)
   streamRoutes(app, ctx)
   categoryRoutes(app, ctx)
+  packageRoutes(app, ctx)
   registryRoutes(app, ctx)
   configRoutes(app, ctx.snapshots)
   return app

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from '@arus/service'
 import type { PanelContext } from '../context.js'
-import { ChangedReply, grant, GrantBody, revoke } from '../ops/grants.js'
+import { ChangedReply, grant, GrantBody, revoke, RevokeReply } from '../ops/grants.js'
+import { setUserPackages, UserPackagesBody } from '../ops/packages.js'
 import * as users from '../ops/users.js'
 import { CreateUserBody, DevicesReply, ListUsersQuery, MaxDevicesBody, PasswordBody, UserPage, UserStatusBody, UserView } from '../ops/users.js'
 import { panelRoute } from './panel-route.js'
 import { DeletedReply, DeviceParams, GrantParams, UserParams } from './schemas.js'
 
-/** The API view of a user: the op's summary plus the provenance fields of spec 1 "User record". */
-const view = (s: users.UserSummary) => ({ ...s, manualGrants: s.grants, packages: [] as string[] })
+const view = (s: users.UserSummary) => s
 
 /** Users, devices and grants (spec 1 "Users" routes). Every handler is one ops/ call. */
 export function userRoutes (app: FastifyInstance, ctx: PanelContext): void {
@@ -37,6 +37,8 @@ export function userRoutes (app: FastifyInstance, ctx: PanelContext): void {
     async ({ params, body }) => view(await users.setMaxDevices(ctx, params.u, body.maxDevices)))
   panelRoute(app, { method: 'POST', url: '/api/users/:u/grants', tag, summary: 'Grant a stream (seals its key to the user)', params: UserParams, body: GrantBody, response: ChangedReply },
     async ({ params, body }) => grant(ctx, params.u, body.streamId))
-  panelRoute(app, { method: 'DELETE', url: '/api/users/:u/grants/:id', tag, summary: 'Remove a manual grant', params: GrantParams, response: ChangedReply },
+  panelRoute(app, { method: 'DELETE', url: '/api/users/:u/grants/:id', tag, summary: 'Remove a manual grant; a package or auto-granting source that still covers the id keeps it (the reply says which)', params: GrantParams, response: RevokeReply },
     async ({ params }) => revoke(ctx, params.u, params.id))
+  panelRoute(app, { method: 'POST', url: '/api/users/:u/packages', tag, summary: "Replace the user's packages and materialize the grants at once", params: UserParams, body: UserPackagesBody, response: UserView },
+    async ({ params, body }) => { await setUserPackages(ctx, params.u, body.packages); return view(await users.getUser(ctx, params.u)) })
 }

@@ -4,38 +4,59 @@ import type { PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
 import { parseStreamId, parseUsername } from './ids.js'
 import { allUsers } from './user-scan.js'
+import { dueGrants, entitlementOf, loadLineup, reconcileUsers } from './entitlements.js'
 import { modify } from './users.js'
 import { StreamId } from '@arus/catalog'
 
 /** Grants: wrapped[streamId] = crypto_box_seal(streamKey, user.pub), materialized without the password. */
 
+/** A manual grant: sealed now, and recorded as manual so package edits never take it away. */
 export async function grant (ctx: PanelCore, username: string, streamId: string): Promise<{ changed: boolean }> {
   parseUsername(username)
   const id = parseStreamId(streamId)
   if (!(await ctx.catalog.getStream(id))) throw PanelError.notFound(`stream "${id}"`)
   const key = await ctx.registries.streamKeys.get(id)
   if (!key) throw new PanelError('PANEL_NO_STREAM_KEY', `stream "${id}" has no key on this panel`)
-  let changed = false
+  const user = await ctx.catalog.getUser(username)
+  if (!user) throw PanelError.notFound(`user "${username}"`)
+  const newManual = await ctx.registries.entitlements.update((users) => {
+    const cur = entitlementOf(users, username, user)
+    if (cur.manual.includes(id)) { users[username] = cur; return false }
+    users[username] = { ...cur, manual: [...cur.manual, id].sort() }
+    return true
+  })
+  let sealed = false
   await modify(ctx, username, (u) => {
     if (Object.hasOwn(u.wrapped, id)) return u
-    changed = true
+    sealed = true
     return { ...u, wrapped: { ...u.wrapped, [id]: sealGrant(fromHex(key, 32), fromHex(u.pub, 32)) } }
   })
+  const changed = newManual || sealed
   if (changed) ctx.activity.record({ event: 'grant.added', username, streamId: id }, 'grant added')
   return { changed }
 }
 
-export async function revoke (ctx: PanelCore, username: string, streamId: string): Promise<{ changed: boolean }> {
+/**
+ * Removes a manual grant. When a package or an auto-granting source still covers the id, the
+ * user keeps (or gets re-sealed) the grant in the same request, and the reply says why.
+ */
+export async function revoke (ctx: PanelCore, username: string, streamId: string): Promise<RevokeReply> {
+  parseUsername(username)
   const id = parseStreamId(streamId)
-  let changed = false
-  await modify(ctx, username, (u) => {
-    if (!Object.hasOwn(u.wrapped, id)) return u
-    changed = true
-    const { [id]: _gone, ...wrapped } = u.wrapped
-    return { ...u, wrapped }
+  const user = await ctx.catalog.getUser(username)
+  if (!user) throw PanelError.notFound(`user "${username}"`)
+  const wasManual = await ctx.registries.entitlements.update((users) => {
+    const cur = entitlementOf(users, username, user)
+    users[username] = { ...cur, manual: cur.manual.filter((m) => m !== id) }
+    return cur.manual.includes(id)
   })
+  const lineup = await loadLineup(ctx)
+  const entitlements = await ctx.registries.entitlements.all()
+  const coveredBy = (dueGrants(entitlementOf(entitlements, username, user), lineup).get(id) ?? []).filter((w) => w !== 'manual')
+  const report = await reconcileUsers(ctx, [username], lineup)
+  const changed = wasManual || report.written > 0
   if (changed) ctx.activity.record({ event: 'grant.removed', username, streamId: id }, 'grant removed')
-  return { changed }
+  return { changed, stillGranted: coveredBy.length > 0, coveredBy }
 }
 
 /**
@@ -59,3 +80,9 @@ export async function resealStream (ctx: PanelCore, streamId: string, keyHex: st
 
 export const GrantBody = z.strictObject({ streamId: StreamId })
 export const ChangedReply = z.object({ changed: z.boolean() })
+export const RevokeReply = z.object({
+  changed: z.boolean(),
+  stillGranted: z.boolean().describe('A package or an auto-granting source still covers the id: the user keeps it'),
+  coveredBy: z.array(z.string()).describe("What still covers it: 'package:<name>' or 'auto'")
+})
+export type RevokeReply = z.infer<typeof RevokeReply>

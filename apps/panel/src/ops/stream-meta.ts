@@ -3,6 +3,7 @@ import { ArtRef, HttpsUrl, type StreamRecord } from '@arus/catalog'
 import { fromHex, toHex } from '@arus/crypto'
 import type { PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
+import { reconcileForStreams } from './entitlements.js'
 import { Hex32, Label, Order, parseStreamId } from './ids.js'
 
 /** Stream record construction and the admin metadata patch (spec 1 "Catalog record" rules 3-4). */
@@ -88,12 +89,16 @@ export function applyMeta (record: StreamRecord, patch: StreamMetaPatch): Stream
 export async function setMeta (ctx: PanelCore, id: string, patch: StreamMetaPatch): Promise<StreamRecord & { id: string }> {
   parseStreamId(id)
   let out: StreamRecord | null = null
+  let recategorized = false
   await ctx.catalog.updateStream(id, (r) => {
     if (!r) throw PanelError.notFound(`stream "${id}"`)
     out = applyMeta(r, patch)
+    recategorized = out.category.join('\n') !== r.category.join('\n')
     return out
   })
   ctx.activity.record({ event: 'stream.updated', streamId: id, fields: Object.keys(patch).filter((k) => patch[k as keyof StreamMetaPatch] !== undefined).sort() }, 'stream updated')
+  // Renamed into (or out of) a category: the packages naming it gain or lose the channel now.
+  if (recategorized) await reconcileForStreams(ctx, [id])
   return { id, ...out! }
 }
 

@@ -5,6 +5,7 @@ import type { PanelContext, PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
 import { purgeUnusedArt } from './assets.js'
 import { Hex32, Label, Order, parseStreamId } from './ids.js'
+import { reconcileForStreams } from './entitlements.js'
 import { applyMeta, newStreamRecord } from './stream-meta.js'
 import { allUsers } from './user-scan.js'
 
@@ -35,6 +36,7 @@ export async function addStream (ctx: PanelCore, input: AddStreamInput): Promise
   await ctx.registries.streamKeys.update((keys) => { keys[id] = key })
   await ctx.catalog.putStream(id, record)
   ctx.activity.record({ event: 'stream.added', streamId: id, redirect: record.redirect }, 'stream added')
+  await reconcileForStreams(ctx, [id])
   return { stream: { id, ...record }, key }
 }
 
@@ -73,6 +75,9 @@ export async function purgeStream (ctx: PanelCore, id: string): Promise<void> {
   }
   if (record) await ctx.catalog.deleteStream(id)
   await ctx.registries.streamKeys.update((keys) => { delete keys[id] })
+  await ctx.registries.entitlements.update((users) => {
+    for (const [u, e] of Object.entries(users)) if (e.manual.includes(id)) users[u] = { ...e, manual: e.manual.filter((m) => m !== id) }
+  })
   if (record) await purgeUnusedArt(ctx, [record.poster, record.backdrop, record.logo])
   ctx.activity.record({ event: 'stream.deleted', streamId: id }, 'stream deleted')
 }

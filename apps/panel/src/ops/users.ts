@@ -3,18 +3,30 @@ import { Username, type UserRecord } from '@arus/catalog'
 import type { PanelContext, PanelCore } from '../context.js'
 import { deriveAccountSecrets, sealGrants } from '../account-keys.js'
 import { PanelError } from '../errors.js'
+import type { Entitlement } from '../registries.js'
+import { dueGrants, entitlementOf, loadLineup, reconciledWrapped } from './entitlements.js'
 import { parseUsername, Password } from './ids.js'
+import { defaultPackages } from './packages.js'
 
 /** Admin operations on viewer accounts (spec 1 "Users" routes and Admin CLI). Shared by CLI and HTTP. */
 
 export type UserSummary = Omit<UserRecord, 'salt' | 'verifier' | 'encPriv' | 'wrapped' | 'authPub'> & {
   username: string
   grants: string[]
+  /** Provenance (spec 1 "User record"): the packages held and the grants given by hand. */
+  packages: string[]
+  manualGrants: string[]
 }
 
-export function summarizeUser (username: string, u: UserRecord): UserSummary {
+export function summarizeUser (username: string, u: UserRecord, entitlements: Record<string, Entitlement> = {}): UserSummary {
   const { salt: _s, verifier: _v, encPriv: _e, wrapped, authPub: _a, ...rest } = u
-  return { username, ...rest, grants: Object.keys(wrapped).sort() }
+  const ent = entitlementOf(entitlements, username, u)
+  return { username, ...rest, grants: Object.keys(wrapped).sort(), packages: ent.packages, manualGrants: ent.manual.filter((id) => Object.hasOwn(wrapped, id)) }
+}
+
+/** {@link summarizeUser} with the user's provenance read from the registry. */
+async function summary (ctx: PanelCore, username: string, u: UserRecord): Promise<UserSummary> {
+  return summarizeUser(username, u, await ctx.registries.entitlements.all())
 }
 
 async function mustGet (ctx: PanelCore, username: string): Promise<UserRecord> {
@@ -23,26 +35,36 @@ async function mustGet (ctx: PanelCore, username: string): Promise<UserRecord> {
   return u
 }
 
+/**
+ * Creates a user holding the default packages (and the channels of auto-granting sources),
+ * its grants sealed in the same single write.
+ */
 export async function createUser (ctx: PanelCore, input: { username: string; password: string }): Promise<UserSummary> {
   const username = parseUsername(input.username)
+  if (await ctx.catalog.getUser(username)) throw PanelError.exists(`user "${username}"`)
   const secrets = await deriveAccountSecrets(ctx, username, input.password)
+  const ent: Entitlement = { packages: await defaultPackages(ctx), manual: [] }
+  const lineup = await loadLineup(ctx)
+  await ctx.registries.entitlements.update((users) => { users[username] = ent })
   let created: UserRecord | null = null
   await ctx.catalog.updateUser(username, (current) => {
     if (current) throw PanelError.exists(`user "${username}"`)
-    created = { v: 1, ...secrets, wrapped: {}, devices: [], tokenVersion: 0, maxDevices: ctx.settings.defaultMaxDevices, status: 'active' }
+    const base: UserRecord = { v: 1, ...secrets, wrapped: {}, devices: [], tokenVersion: 0, maxDevices: ctx.settings.defaultMaxDevices, status: 'active' }
+    created = { ...base, wrapped: reconciledWrapped(base, dueGrants(ent, lineup), lineup.keys) }
     return created
   })
-  ctx.activity.record({ event: 'user.created', username }, 'user created')
-  return summarizeUser(username, created!)
+  ctx.activity.record({ event: 'user.created', username, count: ent.packages.length }, 'user created')
+  return summary(ctx, username, created!)
 }
 
 export async function getUser (ctx: PanelCore, username: string): Promise<UserSummary> {
-  return summarizeUser(username, await mustGet(ctx, username))
+  return summary(ctx, username, await mustGet(ctx, username))
 }
 
 export async function listUsers (ctx: PanelCore, q: { prefix?: string; after?: string; limit?: number } = {}): Promise<{ users: UserSummary[]; next: string | null }> {
   const page = await ctx.catalog.listUsers(q)
-  return { users: page.users.map(({ username, record }) => summarizeUser(username, record)), next: page.next }
+  const entitlements = await ctx.registries.entitlements.all()
+  return { users: page.users.map(({ username, record }) => summarizeUser(username, record, entitlements)), next: page.next }
 }
 
 /** Deletes a user after an automatic config snapshot (its record, devices and grants go). */
@@ -55,6 +77,7 @@ export async function deleteUser (ctx: PanelContext, username: string): Promise<
 /** Deletes a user without a snapshot (a restore's removeExtra: the pre-restore snapshot covers it). */
 export async function purgeUser (ctx: PanelCore, username: string): Promise<void> {
   await ctx.catalog.deleteUser(username)
+  await ctx.registries.entitlements.update((users) => { delete users[username] })
   ctx.activity.record({ event: 'user.deleted', username }, 'user deleted')
 }
 
@@ -63,7 +86,7 @@ export async function setPassword (ctx: PanelCore, username: string, password: s
   await mustGet(ctx, username)
   const secrets = await deriveAccountSecrets(ctx, username, password)
   const keys = await ctx.registries.streamKeys.all()
-  const out = summarizeUser(username, await modify(ctx, username, (u) => ({
+  const out = await summary(ctx, username, await modify(ctx, username, (u) => ({
     ...u,
     ...secrets,
     wrapped: sealGrants(keys, secrets.pub, Object.keys(u.wrapped)),
@@ -75,14 +98,14 @@ export async function setPassword (ctx: PanelCore, username: string, password: s
 
 export async function setStatus (ctx: PanelCore, username: string, status: 'active' | 'disabled'): Promise<UserSummary> {
   if (status !== 'active' && status !== 'disabled') throw PanelError.invalid('status must be active or disabled')
-  const out = summarizeUser(username, await modify(ctx, username, (u) => u.status === status ? u : { ...u, status, tokenVersion: status === 'disabled' ? u.tokenVersion + 1 : u.tokenVersion }))
+  const out = await summary(ctx, username, await modify(ctx, username, (u) => u.status === status ? u : { ...u, status, tokenVersion: status === 'disabled' ? u.tokenVersion + 1 : u.tokenVersion }))
   ctx.activity.record({ event: 'user.status', username, status }, 'user status set')
   return out
 }
 
 export async function setMaxDevices (ctx: PanelCore, username: string, maxDevices: number): Promise<UserSummary> {
   if (!Number.isInteger(maxDevices) || maxDevices < 1 || maxDevices > 100) throw PanelError.invalid('maxDevices must be an integer 1-100')
-  const out = summarizeUser(username, await modify(ctx, username, (u) => u.maxDevices === maxDevices
+  const out = await summary(ctx, username, await modify(ctx, username, (u) => u.maxDevices === maxDevices
     ? u
     : { ...u, maxDevices, tokenVersion: u.tokenVersion + 1, devices: u.devices.slice(-maxDevices) }))
   ctx.activity.record({ event: 'user.max-devices', username, maxDevices }, 'user device limit set')
@@ -90,7 +113,7 @@ export async function setMaxDevices (ctx: PanelCore, username: string, maxDevice
 }
 
 export async function logoutAll (ctx: PanelCore, username: string): Promise<UserSummary> {
-  const out = summarizeUser(username, await modify(ctx, username, (u) => ({ ...u, tokenVersion: u.tokenVersion + 1, devices: [] })))
+  const out = await summary(ctx, username, await modify(ctx, username, (u) => ({ ...u, tokenVersion: u.tokenVersion + 1, devices: [] })))
   ctx.activity.record({ event: 'user.logout-all', username }, 'all sessions of a user ended')
   return out
 }
@@ -151,8 +174,8 @@ export const UserView = z.object({
   maxDevices: z.number(),
   devices: z.array(DeviceView),
   grants: z.array(z.string()).describe('Stream ids sealed to the user'),
-  manualGrants: z.array(z.string()).describe('Grants given by hand (today: all of them)'),
-  packages: z.array(z.string()).describe('Package names (none until packages exist)'),
+  manualGrants: z.array(z.string()).describe('Grants given by hand (a user from before packages: every grant)'),
+  packages: z.array(z.string()).describe('Package names the user holds'),
   pub: z.string().describe('The user X25519 public key (hex)')
 })
 

@@ -2,6 +2,7 @@ import type { StreamRecord } from '@arus/catalog'
 import { fromHex, verify } from '@arus/crypto'
 import { parseRegisterPayload, type RegisterPayload, type RpcErrorBody, type RpcReply, type RpcRequest } from '@arus/rpc'
 import type { PanelContext } from '../context.js'
+import { reconcileForStreams } from '../ops/entitlements.js'
 import { resealStream } from '../ops/grants.js'
 import { scopeMatches } from '../ops/publishers.js'
 import { newStreamRecord } from '../ops/stream-meta.js'
@@ -61,7 +62,9 @@ export function createRegisterHandler (ctx: PanelContext, deps: RegisterDeps) {
     lastTs.set(p.streamId, p.ts)
 
     let result: StreamRecord | Err | null = null
+    let categoryBefore: string | null = null
     const { changed } = await ctx.catalog.updateStream(p.streamId, (current) => {
+      categoryBefore = current === null ? null : current.category.join('\n')
       result = applyRegister(current, p, auth.origin)
       return 'error' in result ? undefined : result
     })
@@ -74,6 +77,8 @@ export function createRegisterHandler (ctx: PanelContext, deps: RegisterDeps) {
       await ctx.registries.streamKeys.update((keys) => { keys[p.streamId] = p.key })
       if (stored !== null) await resealStream(ctx, p.streamId, p.key)
     }
+    // A new channel, or one that changed category, may join packages: their holders get it now.
+    if (stored === null || categoryBefore !== r.category.join('\n')) await reconcileForStreams(ctx, [p.streamId])
     if (r.feedKey && !r.blobsKey) deps.onFeed(p.streamId, r.feedKey)
     if (changed) ctx.log.info({ event: 'register', streamId: p.streamId, origin: auth.origin, isLive: r.type === 'live' ? r.isLive : undefined }, 'register applied')
     return { v: 1, ok: true, changed }
