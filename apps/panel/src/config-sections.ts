@@ -6,12 +6,14 @@ import type { PanelCore } from './context.js'
 import { purgeStream } from './ops/streams.js'
 import { allUsers } from './ops/user-scan.js'
 import { purgeUser } from './ops/users.js'
-import { PublisherEntry } from './registries.js'
+import { holdersOf, reconcileUsers } from './ops/entitlements.js'
+import { Entitlement, PackageEntry, PublisherEntry } from './registries.js'
 
 /**
  * The panel's config sections (spec 1 "Config snapshots, templates, backups"), applied in
- * this order: categories, streams (records and private stream keys), publishers (metadata;
- * enrollments are never written back) and users with their grants (snapshot only).
+ * this order: categories, streams (records and private stream keys), packages, publishers
+ * (metadata; enrollments are never written back), the users' grant provenance and the users
+ * with their grants (both snapshot only).
  *
  * Restore rules, the same code path for plan (dryRun) and restore:
  * - additive: what the snapshot has and the panel lacks is added; an existing stream's
@@ -35,6 +37,10 @@ const CategoriesData = z.array(CatMetaRecord)
 type CategoriesData = z.infer<typeof CategoriesData>
 const PublishersData = z.record(z.string(), PublisherEntry.partial({ publicKey: true }))
 type PublishersData = z.infer<typeof PublishersData>
+const PackagesData = z.record(z.string(), PackageEntry)
+type PackagesData = z.infer<typeof PackagesData>
+const EntitlementsData = z.record(z.string(), Entitlement)
+type EntitlementsData = z.infer<typeof EntitlementsData>
 const UsersData = z.record(z.string(), UserRecord)
 type UsersData = z.infer<typeof UsersData>
 
@@ -200,6 +206,68 @@ export function panelConfigSections (ctx: PanelCore): ConfigSection<any>[] {
     }
   }
 
+  const packages: ConfigSection<PackagesData> = {
+    name: 'packages',
+    describe: 'channel packages (members, label, default); holders follow at once',
+    schema: PackagesData,
+    export: () => ctx.registries.packages.all(),
+    toTemplate: (data) => ({ data, omitted: [] }),
+    async apply (data, { dryRun, removeExtra }) {
+      const plan = emptyPlan()
+      const live = await ctx.registries.packages.all()
+      const touched: string[] = []
+      for (const [name, p] of Object.entries(data)) {
+        const cur = Object.hasOwn(live, name) ? live[name] : undefined
+        if (cur !== undefined && same(cur, p)) { plan.leftAlone.push(name); continue }
+        ;(cur === undefined ? plan.added : plan.changed).push(name)
+        touched.push(name)
+      }
+      const extra = removeExtra ? Object.keys(live).filter((n) => !Object.hasOwn(data, n)) : []
+      plan.removed.push(...extra)
+      if (dryRun || (touched.length === 0 && extra.length === 0)) return plan
+      await ctx.registries.packages.update((map) => {
+        for (const n of touched) map[n] = data[n]!
+        for (const n of extra) delete map[n]
+      })
+      if (extra.length > 0) {
+        await ctx.registries.entitlements.update((users) => {
+          for (const [u, e] of Object.entries(users)) if (e.packages.some((p) => extra.includes(p))) users[u] = { ...e, packages: e.packages.filter((p) => !extra.includes(p)) }
+        })
+      }
+      await reconcileUsers(ctx, await holdersOf(ctx, [...touched, ...extra]))
+      return plan
+    }
+  }
+
+  const entitlements: ConfigSection<EntitlementsData> = {
+    name: 'entitlements',
+    describe: "users' packages and manual grants (snapshot only: entitlements; restored additively)",
+    schema: EntitlementsData,
+    snapshotOnly: true,
+    export: () => ctx.registries.entitlements.all(),
+    async apply (data, { dryRun }) {
+      const plan = emptyPlan()
+      const live = await ctx.registries.entitlements.all()
+      const known = await ctx.registries.packages.all()
+      const union = (a: string[], b: string[]) => [...new Set([...a, ...b])].sort()
+      const next: EntitlementsData = {}
+      for (const [u, e] of Object.entries(data)) {
+        // Additive: the packages (still defined) and manual grants of the snapshot join the live ones.
+        const wanted = { packages: e.packages.filter((p) => Object.hasOwn(known, p) || dryRun), manual: e.manual }
+        const cur = Object.hasOwn(live, u) ? live[u]! : undefined
+        const merged = cur === undefined ? wanted : { packages: union(cur.packages, wanted.packages), manual: union(cur.manual, wanted.manual) }
+        if (cur !== undefined && same(cur, merged)) { plan.leftAlone.push(u); continue }
+        ;(cur === undefined ? plan.added : plan.changed).push(u)
+        next[u] = merged
+      }
+      if (!dryRun && Object.keys(next).length > 0) {
+        await ctx.registries.entitlements.update((users) => { Object.assign(users, next) })
+        await reconcileUsers(ctx, Object.keys(next))
+      }
+      return plan
+    }
+  }
+
   const users: ConfigSection<UsersData> = {
     name: 'users',
     describe: 'viewer accounts and their grants (snapshot only: verifiers and entitlements)',
@@ -237,5 +305,5 @@ export function panelConfigSections (ctx: PanelCore): ConfigSection<any>[] {
     }
   }
 
-  return [categories, streams, publishers, users]
+  return [categories, streams, packages, publishers, entitlements, users]
 }

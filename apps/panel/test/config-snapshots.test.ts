@@ -87,6 +87,30 @@ describe('panel config snapshots', () => {
   })
 })
 
+describe('packages in config snapshots', () => {
+  it('a deleted package comes back with its holders and their grants; templates carry packages, not entitlements', async (t) => {
+    const a = await adminApi(t)
+    await a.call('POST', '/api/streams', { id: 'tv.one' })
+    await a.call('POST', '/api/packages', { name: 'basic', members: ['tv.*'] })
+    await a.call('POST', '/api/users', { username: 'ann', password: 'pw' })
+    await a.call('POST', '/api/users/ann/packages', { packages: ['basic'] })
+    const taken = (await a.call('POST', '/api/config/snapshots', {})).body
+    await a.call('DELETE', '/api/packages/basic')
+    expect((await a.call('GET', '/api/users/ann')).body).toMatchObject({ packages: [], grants: [] })
+    const plan = (await a.call('POST', `/api/config/snapshots/${taken.id}/plan`, {})).body
+    expect(plan.sections.packages.added).toEqual(['basic'])
+    await a.call('POST', `/api/config/snapshots/${taken.id}/restore`, { confirm: true })
+    expect(plan.sections.entitlements.changed).toEqual(['ann'])
+    // The package is back, and so is ann's holding of it (entitlements restore additively).
+    expect((await a.call('GET', '/api/packages/basic')).body.channels).toEqual(['tv.one'])
+    expect((await a.call('GET', '/api/users/ann')).body).toMatchObject({ packages: ['basic'], grants: ['tv.one'] })
+    const template = (await a.call('GET', '/api/config/template')).body
+    expect(Object.keys(template.sections)).toEqual(expect.arrayContaining(['packages']))
+    expect(template.sections.entitlements).toBeUndefined()
+    expect(template.omitted.map((o: { section: string }) => o.section)).toEqual(expect.arrayContaining(['entitlements', 'users']))
+  })
+})
+
 describe('panel ops', () => {
   it('import each other one way (no cycle among src/ops)', () => {
     const dir = new URL('../src/ops/', import.meta.url)
