@@ -6,7 +6,6 @@ import type { PanelCore } from './context.js'
 import { purgeStream } from './ops/streams.js'
 import { allUsers } from './ops/user-scan.js'
 import { purgeUser } from './ops/users.js'
-import { holdersOf, reconcileUsers } from './ops/entitlements.js'
 import { Entitlement, PackageEntry, PublisherEntry } from './registries.js'
 
 /**
@@ -24,6 +23,9 @@ import { Entitlement, PackageEntry, PublisherEntry } from './registries.js'
  *   under the stream keys the panel holds after the restore, no devices, and a bumped
  *   tokenVersion (sessions from before the deletion stay ended); an existing user only gains
  *   the grants it lacks;
+ * - packages and grant provenance are written back without a reconcile of their own: the
+ *   users section then seals the snapshot's grants a user lacks (so plan and restore report
+ *   the same), and grants a restored member list no longer covers go at the next reconcile;
  * - a template import recreates structure only: streams get new keys, no users, no
  *   publisher enrollments.
  * Catalog writes go through put-if-changed, so an unchanged record costs no bytes.
@@ -208,7 +210,7 @@ export function panelConfigSections (ctx: PanelCore): ConfigSection<any>[] {
 
   const packages: ConfigSection<PackagesData> = {
     name: 'packages',
-    describe: 'channel packages (members, label, default); holders follow at once',
+    describe: 'channel packages (members, label, default)',
     schema: PackagesData,
     export: () => ctx.registries.packages.all(),
     toTemplate: (data) => ({ data, omitted: [] }),
@@ -234,7 +236,6 @@ export function panelConfigSections (ctx: PanelCore): ConfigSection<any>[] {
           for (const [u, e] of Object.entries(users)) if (e.packages.some((p) => extra.includes(p))) users[u] = { ...e, packages: e.packages.filter((p) => !extra.includes(p)) }
         })
       }
-      await reconcileUsers(ctx, await holdersOf(ctx, [...touched, ...extra]))
       return plan
     }
   }
@@ -262,7 +263,6 @@ export function panelConfigSections (ctx: PanelCore): ConfigSection<any>[] {
       }
       if (!dryRun && Object.keys(next).length > 0) {
         await ctx.registries.entitlements.update((users) => { Object.assign(users, next) })
-        await reconcileUsers(ctx, Object.keys(next))
       }
       return plan
     }
