@@ -47,7 +47,7 @@ const UsersData = z.record(z.string(), UserRecord)
 type UsersData = z.infer<typeof UsersData>
 
 /** Fields an operator sets on a stream; the rest (feed keys, live state, origin) belongs to registers. */
-const OPERATOR_FIELDS = ['title', 'description', 'category', 'order', 'featured', 'poster', 'backdrop', 'logo', 'epgUrl', 'epgId'] as const
+const OPERATOR_FIELDS = ['title', 'description', 'category', 'order', 'featured', 'restricted', 'poster', 'backdrop', 'logo', 'epgUrl', 'epgId'] as const
 const ART_FIELDS = ['poster', 'backdrop', 'logo'] as const
 
 const emptyPlan = (): SectionPlan => ({ added: [], changed: [], leftAlone: [], removed: [], skipped: [], warnings: [] })

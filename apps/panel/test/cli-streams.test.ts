@@ -36,7 +36,8 @@ describe('arus-panel stream commands', () => {
   it('set-meta edits metadata, refuses bad order, and an empty epg value clears the pair', async (t) => {
     const env = await setup(t)
     await cliJson(env, ['add-stream', 'news'])
-    const s = await cliJson(env, ['set-meta', 'news', '--title', 'Evening News', '--description', 'd', '--category', 'A,B', '--featured', 'true', '--order', '7', '--epg-url', 'https://epg.example/guide.json', '--epg-id', 'news.1'])
+    const s = await cliJson(env, ['set-meta', 'news', '--title', 'Evening News', '--description', 'd', '--category', 'A,B', '--featured', 'true', '--restricted', 'true', '--order', '7', '--epg-url', 'https://epg.example/guide.json', '--epg-id', 'news.1'])
+    expect(s.restricted).toBe(true)
     expect(s).toMatchObject({ title: 'Evening News', description: 'd', category: ['A', 'B'], featured: true, order: 7, epgUrl: 'https://epg.example/guide.json', epgId: 'news.1' })
     expect((await cli(env, ['set-meta', 'news', '--order', '10000'])).code).toBe(1)
     expect((await cli(env, ['set-meta', 'news', '--epg-url', 'http://insecure.example/x'])).code).toBe(1)

@@ -70,6 +70,22 @@ describe('admin API: streams', () => {
     expect((await a.call('PATCH', '/api/streams/ghost', { title: 'x' })).status).toBe(404)
   })
 
+  it('sets and clears the parental flag; a cleared record is byte-identical to one never flagged', async (t) => {
+    const a = await adminApi(t)
+    await a.call('POST', '/api/streams', { id: 'late' })
+    const plain = a.opened.ctx.catalog.stats()
+    expect((await a.call('PATCH', '/api/streams/late', { restricted: true })).body).toMatchObject({ restricted: true })
+    expect((await a.call('GET', '/api/streams')).body.streams[0].restricted).toBe(true)
+    const cleared = (await a.call('PATCH', '/api/streams/late', { restricted: false })).body
+    expect(cleared.restricted).toBeUndefined()
+    const after = a.opened.ctx.catalog.stats()
+    expect(after.length - plain.length).toBe(2)
+    // Clearing again changes nothing: no block appended.
+    await a.call('PATCH', '/api/streams/late', { restricted: false })
+    expect(a.opened.ctx.catalog.stats()).toEqual(after)
+    expect((await a.call('PATCH', '/api/streams/late', { restricted: 'yes' })).status).toBe(400)
+  })
+
   it('uploads art as a raw body to the assets drive and serves it back', async (t) => {
     const a = await adminApi(t)
     await a.call('POST', '/api/streams', { id: 'news' })

@@ -29,6 +29,7 @@ export function toDisplayItem (id: string, r: StreamRecord, assetUrl: (path: str
     durationSec: r.type === 'vod' ? r.durationSec : null,
     order: r.order,
     featured: r.featured,
+    restricted: r.restricted === true,
     poster: art(r.poster),
     backdrop: art(r.backdrop),
     logo: art(r.logo),

@@ -93,6 +93,8 @@ export interface DisplayItem {
   /** Curated order 0-9999 (also the zap ring order), null when unordered. */
   order: number | null
   featured: boolean
+  /** The parental flag set by the operator: the app decides what it means (a PIN, a hidden rail). */
+  restricted: boolean
   /** Art: a local URL (P2P art), the record's absolute https URL, or ''. */
   poster: string
   backdrop: string

@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(async () => { await cleanupAll() }, 60_000)
 
 describe('live catalog push', () => {
-  it('re-emits streams on edits of title, order, categories, art and isLive', async (t) => {
+  it('re-emits streams on edits of title, the parental flag, order, categories, art and isLive', async (t) => {
     const player = newPlayer(t, stack)
     const lists: DisplayItem[][] = []
     player.on('streams', (l) => lists.push(l))
@@ -37,6 +37,10 @@ describe('live catalog push', () => {
 
     await api(stack, 'PATCH', '/api/streams/one', { title: 'One (renamed)' })
     await waitFor(() => item('one')?.title === 'One (renamed)', { timeoutMs: 15_000, message: 'title push' })
+
+    expect(item('one')?.restricted).toBe(false)
+    await api(stack, 'PATCH', '/api/streams/one', { restricted: true })
+    await waitFor(() => item('one')?.restricted === true, { timeoutMs: 15_000, message: 'parental flag push' })
 
     await api(stack, 'PATCH', '/api/streams/one', { order: 0 })
     await waitFor(() => latest()[0]?.id === 'one', { timeoutMs: 15_000, message: 'order push' })

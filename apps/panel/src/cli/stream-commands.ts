@@ -42,7 +42,7 @@ export function streamCommands (program: Command, cli: DaemonCli): void {
     .action(async (id: string) => { await withStore(io, (ctx) => deleteStream(ctx, id)); out({ deleted: id }, `stream ${id} purged`) })
   program.command('set-meta <id>').description('update metadata; an empty --epg-url or --epg-id clears the EPG pair')
     .option('--title <title>').option('--description <text>').option('--category <list>')
-    .option('--featured <bool>').option('--order <n>', '0-9999 or null')
+    .option('--featured <bool>').option('--restricted <bool>', 'the parental flag').option('--order <n>', '0-9999 or null')
     .option('--epg-url <url>').option('--epg-id <id>')
     .action(async (id: string, o: Record<string, string | undefined>) => {
       const patch: StreamMetaPatch = parseInput(PatchStreamBody, defined({
@@ -50,6 +50,7 @@ export function streamCommands (program: Command, cli: DaemonCli): void {
         description: o.description,
         category: o.category === undefined ? undefined : categories(o.category),
         featured: o.featured === undefined ? undefined : parseBool('featured', o.featured),
+        restricted: o.restricted === undefined ? undefined : parseBool('restricted', o.restricted),
         order: o.order === undefined ? undefined : parseOrder(o.order),
         epgUrl: o.epgUrl,
         epgId: o.epgId

@@ -46,6 +46,7 @@ export interface StreamMetaPatch {
   logo?: string
   feedKey?: string | null
   isLive?: boolean
+  restricted?: boolean
 }
 
 /** Applies an admin patch with the defaults of rules 3-4; the writer's schema check refuses the rest. */
@@ -78,6 +79,8 @@ export function applyMeta (record: StreamRecord, patch: StreamMetaPatch): Stream
       next.isLive = true
     }
   }
+  if (patch.restricted === true) next.restricted = true
+  if (patch.restricted === false) delete next.restricted
   if (patch.isLive !== undefined) {
     if (record.type === 'vod') throw PanelError.invalid('isLive applies to live records only')
     next.isLive = patch.isLive
@@ -118,5 +121,6 @@ export const PatchStreamBody = z.strictObject({
   backdrop: ArtRef.optional(),
   logo: ArtRef.optional(),
   feedKey: Hex32.nullable().optional().describe('Refused together with a redirect url'),
-  isLive: z.boolean().optional()
+  isLive: z.boolean().optional(),
+  restricted: z.boolean().optional().describe('The parental flag (carried to apps; sticky across source syncs)')
 }).refine((p) => Object.values(p).some((v) => v !== undefined), 'give at least one field')

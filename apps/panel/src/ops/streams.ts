@@ -108,6 +108,7 @@ export const StreamView = z.object({
   durationSec: z.number().nullable().optional(),
   order: z.number().nullable(),
   featured: z.boolean(),
+  restricted: z.boolean().optional(),
   poster: z.string(),
   backdrop: z.string(),
   logo: z.string(),

@@ -18,6 +18,8 @@ const common = {
   protection: z.literal('self'),
   order: Order,
   featured: z.boolean(),
+  /** The parental flag: present (true) only on restricted records, so older records stay byte-identical. */
+  restricted: z.literal(true).optional(),
   poster: ArtRef,
   backdrop: ArtRef,
   logo: ArtRef,
