@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { CatMetaRecord, StreamRecord, UserRecord, type CatalogWriter } from '@arus/catalog'
+import { CatMetaRecord, StreamRecord, UserRecord, VodConfigRecord, type CatalogWriter } from '@arus/catalog'
 import type { ConfigSection, SectionPlan } from '@arus/config-snapshots'
 import { fromHex, randomBytes, sealGrant, toHex } from '@arus/crypto'
 import type { PanelCore } from './context.js'
@@ -10,7 +10,8 @@ import { Entitlement, PackageEntry, PublisherEntry } from './registries.js'
 
 /**
  * The panel's config sections (spec 1 "Config snapshots, templates, backups"), applied in
- * this order: categories, streams (records and private stream keys), packages, publishers
+ * this order: categories, streams (records and private stream keys), packages, the VOD
+ * provider settings, publishers
  * (metadata; enrollments are never written back), the users' grant provenance and the users
  * with their grants (both snapshot only).
  *
@@ -39,6 +40,8 @@ const CategoriesData = z.array(CatMetaRecord)
 type CategoriesData = z.infer<typeof CategoriesData>
 const PublishersData = z.record(z.string(), PublisherEntry.partial({ publicKey: true }))
 type PublishersData = z.infer<typeof PublishersData>
+const VodData = VodConfigRecord.nullable()
+type VodData = z.infer<typeof VodData>
 const PackagesData = z.record(z.string(), PackageEntry)
 type PackagesData = z.infer<typeof PackagesData>
 const EntitlementsData = z.record(z.string(), Entitlement)
@@ -240,6 +243,33 @@ export function panelConfigSections (ctx: PanelCore): ConfigSection<any>[] {
     }
   }
 
+  const vod: ConfigSection<VodData> = {
+    name: 'vod-config',
+    describe: 'the external VOD provider settings (svcmeta/vod); params never in a template',
+    schema: VodData,
+    export: () => ctx.catalog.getVodConfig(),
+    toTemplate (data) {
+      if (data === null || Object.keys(data.params).length === 0) return { data, omitted: [] }
+      // Provider params often carry an account token: a template keeps their names, not their values.
+      return {
+        data: { ...data, params: Object.fromEntries(Object.keys(data.params).map((k) => [k, ''])) },
+        omitted: Object.keys(data.params).map((k) => ({ path: `vod-config.params.${k}`, reason: 'provider parameter value (may be a credential): set it again' }))
+      }
+    },
+    async apply (data, { dryRun, removeExtra }) {
+      const plan = emptyPlan()
+      const cur = await ctx.catalog.getVodConfig()
+      if (data === null) {
+        if (cur !== null && removeExtra) { plan.removed.push('svcmeta/vod'); if (!dryRun) await ctx.catalog.putVodConfig(null) }
+        return plan
+      }
+      if (cur !== null && same(cur, data)) { plan.leftAlone.push('svcmeta/vod'); return plan }
+      ;(cur === null ? plan.added : plan.changed).push('svcmeta/vod')
+      if (!dryRun) await ctx.catalog.putVodConfig(data)
+      return plan
+    }
+  }
+
   const entitlements: ConfigSection<EntitlementsData> = {
     name: 'entitlements',
     describe: "users' packages and manual grants (snapshot only: entitlements; restored additively)",
@@ -305,5 +335,5 @@ export function panelConfigSections (ctx: PanelCore): ConfigSection<any>[] {
     }
   }
 
-  return [categories, streams, packages, publishers, entitlements, users]
+  return [categories, streams, packages, vod, publishers, entitlements, users]
 }

@@ -104,8 +104,11 @@ describe('packages in config snapshots', () => {
     // The package is back, and so is ann's holding of it (entitlements restore additively).
     expect((await a.call('GET', '/api/packages/basic')).body.channels).toEqual(['tv.one'])
     expect((await a.call('GET', '/api/users/ann')).body).toMatchObject({ packages: ['basic'], grants: ['tv.one'] })
+    await a.call('PATCH', '/api/vod-config', { apiBase: 'https://vod.example/api', service: 'acme', params: { token: 'provider-secret-token' } })
     const template = (await a.call('GET', '/api/config/template')).body
-    expect(Object.keys(template.sections)).toEqual(expect.arrayContaining(['packages']))
+    expect(Object.keys(template.sections)).toEqual(expect.arrayContaining(['packages', 'vod-config']))
+    expect(JSON.stringify(template)).not.toContain('provider-secret-token')
+    expect(template.sections['vod-config'].params).toEqual({ token: '' })
     expect(template.sections.entitlements).toBeUndefined()
     expect(template.omitted.map((o: { section: string }) => o.section)).toEqual(expect.arrayContaining(['entitlements', 'users']))
   })

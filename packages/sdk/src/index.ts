@@ -109,6 +109,16 @@ export interface DisplayItem {
   viewerCount: null
 }
 
+/** The external VOD provider settings (spec 1 svcmeta/vod): where an app browses the operator's VOD catalog. */
+export interface VodProvider {
+  enabled: boolean
+  /** https base URL of the provider's API. */
+  apiBase: string
+  service: string
+  sources: { movies?: string; series?: string }
+  params: Record<string, string>
+}
+
 /** resolve() result (spec 3 "resolve result"). */
 export interface ResolveResult {
   /** What to hand the player: the local URL (p2p) or the operator URL verbatim (cdn). */
@@ -200,6 +210,12 @@ export interface Player {
   login(username: string, password: string): Promise<DisplayItem[]>
   /** The last display list (also redelivered via 'streams'). */
   listStreams(): DisplayItem[]
+  /**
+   * The operator's external VOD provider settings as read at the last login (the panel's
+   * svcmeta/vod record), or null until the operator configures them. A change reaches the
+   * app at its next login.
+   */
+  vodProvider(): VodProvider | null
   /** Makes an entitled stream playable (spec 3 "resolve contract"). */
   resolve(streamId: string): Promise<ResolveResult>
   /** The active stream, or null. */

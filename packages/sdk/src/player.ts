@@ -9,7 +9,7 @@ import { buildDisplayList, sameList } from './display.js'
 import { SafeEmitter } from './emitter.js'
 import { SdkError } from './errors.js'
 import type {
-  ActiveSource, DisplayItem, Player, PlayerComponents, PlayerDiagnostics, PlayerEvents, PlayerInit, ReportInput,
+  ActiveSource, DisplayItem, Player, PlayerComponents, PlayerDiagnostics, PlayerEvents, PlayerInit, ReportInput, VodProvider,
   ReportResult, ResolveResult, SessionInfo, UploadPolicy, UploadPolicyResult, ZapPrefetchInit
 } from './index.js'
 import type { FeedSession } from './feed-session.js'
@@ -41,6 +41,7 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
   private device: KeyPair | null = null
   private login_: LoginState | null = null
   private list: DisplayItem[] = []
+  private vod: VodProvider | null = null
   private warmed: TopicHandle[] = []
   private uploadPolicy: UploadPolicy
   private stopped = false
@@ -126,6 +127,8 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
     const state = await runLogin(rpc, this.catalog, { username, password, device: this.device, label: this.config.deviceLabel })
     this.login_ = state
     if (!(await within(this.lineup.ready(), LOGIN_CATALOG_WAIT_MS))) throw SdkError.catalogUnavailable()
+    const vod = await this.catalog.getVodConfig().catch(() => null)
+    this.vod = vod === null ? null : { enabled: vod.enabled, apiBase: vod.apiBase, service: vod.service, sources: { ...vod.sources }, params: { ...vod.params } }
     this.list = this.buildList()
     this.emit('streams', this.list)
     const warm = this.config.prewarm
@@ -134,6 +137,8 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
   }
 
   listStreams (): DisplayItem[] { return this.list }
+
+  vodProvider (): VodProvider | null { return this.vod === null ? null : { ...this.vod, sources: { ...this.vod.sources }, params: { ...this.vod.params } } }
 
   async resolve (streamId: string): Promise<ResolveResult> {
     this.alive()

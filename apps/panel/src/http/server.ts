@@ -9,6 +9,7 @@ import type { PanelMetrics } from '../metrics.js'
 import { METRICS_PREFIX } from '../metrics.js'
 import { categoryRoutes } from './category-routes.js'
 import { packageRoutes } from './package-routes.js'
+import { vodConfigRoutes } from './vod-config-routes.js'
 import { registryRoutes } from './registry-routes.js'
 import { statusRoutes, type StatusSources } from './status-routes.js'
 import { streamRoutes } from './stream-routes.js'
@@ -82,6 +83,7 @@ export function buildAdminServer (deps: AdminServerDeps): FastifyInstance {
   streamRoutes(app, ctx)
   categoryRoutes(app, ctx)
   packageRoutes(app, ctx)
+  vodConfigRoutes(app, ctx)
   registryRoutes(app, ctx)
   configRoutes(app, ctx.snapshots)
   return app
