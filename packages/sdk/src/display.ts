@@ -1,4 +1,4 @@
-import type { StreamRecord } from '@arus/catalog'
+import { presentCategories, type CatMetaRecord, type Presentation, type Rail, type StreamRecord } from '@arus/catalog'
 import type { DisplayItem } from './index.js'
 
 /**
@@ -7,22 +7,32 @@ import type { DisplayItem } from './index.js'
  * not the stream key, and not feedKey/blobsKey either. viewerCount is derived and not durable
  * (spec 1), so always null here. Sorted by curated order (the zap ring order), unordered last.
  */
-export function buildDisplayList (records: ReadonlyMap<string, StreamRecord>, entitled: ReadonlySet<string>, assetUrl: (path: string) => string): DisplayItem[] {
+export function buildDisplayList (records: ReadonlyMap<string, StreamRecord>, entitled: ReadonlySet<string>, assetUrl: (path: string) => string, presentation?: Presentation): DisplayItem[] {
   const items: DisplayItem[] = []
   for (const [id, r] of records) {
     if (!entitled.has(id)) continue
-    items.push(toDisplayItem(id, r, assetUrl))
+    items.push(toDisplayItem(id, r, assetUrl, presentation))
   }
   return items.sort(compareItems)
 }
 
-export function toDisplayItem (id: string, r: StreamRecord, assetUrl: (path: string) => string): DisplayItem {
+/** The category presentation over every replicated record's labels (so a rail keeps its label whoever is entitled). */
+export function presentation (records: ReadonlyMap<string, StreamRecord>, metas: ReadonlyMap<string, CatMetaRecord>): Presentation {
+  return presentCategories(metas.values(), [...records.values()].map((r) => r.category))
+}
+
+/** The visible rails of the entitled records, in the operator's order. */
+export function visibleRails (records: ReadonlyMap<string, StreamRecord>, entitled: ReadonlySet<string>, p: Presentation): Rail[] {
+  return p.rails([...records].filter(([id]) => entitled.has(id)).map(([, r]) => r.category))
+}
+
+export function toDisplayItem (id: string, r: StreamRecord, assetUrl: (path: string) => string, presentation?: Presentation): DisplayItem {
   const art = (ref: string): string => (ref === '' ? '' : assetUrl(ref))
   return {
     id,
     title: r.title,
     description: r.description,
-    category: [...r.category],
+    category: presentation === undefined ? [...r.category] : presentation.labels(r.category),
     type: r.type,
     status: r.status,
     isLive: r.type === 'live' ? r.isLive : null,

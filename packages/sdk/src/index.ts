@@ -109,6 +109,15 @@ export interface DisplayItem {
   viewerCount: null
 }
 
+/** One category rail as the operator presents it. */
+export interface CategoryRail {
+  slug: string
+  /** The label shown (the operator's rename, else the label the records use). */
+  label: string
+  /** Curated order 0-9999, null when unordered (unordered rails come last, by label). */
+  order: number | null
+}
+
 /** The external VOD provider settings (spec 1 svcmeta/vod): where an app browses the operator's VOD catalog. */
 export interface VodProvider {
   enabled: boolean
@@ -216,6 +225,12 @@ export interface Player {
    * app at its next login.
    */
   vodProvider(): VodProvider | null
+  /**
+   * The visible category rails of the entitled streams, in the operator's order (renamed,
+   * merged and hidden categories applied). Follows presentation edits live; each edit
+   * re-emits 'streams'.
+   */
+  categories(): CategoryRail[]
   /** Makes an entitled stream playable (spec 3 "resolve contract"). */
   resolve(streamId: string): Promise<ResolveResult>
   /** The active stream, or null. */

@@ -1,13 +1,17 @@
-import { parseKey, type CatalogReader, type RangeWatch, type StreamRecord } from '@arus/catalog'
+import { parseKey, type CatalogReader, type CatMetaRecord, type RangeWatch, type StreamRecord } from '@arus/catalog'
 
 /**
  * The replicated stream records, kept current by a watch on the `catalog/` range (driven by the
  * core's append events, so admin edits arrive as live pushes without polling — spec 3
- * 'streams'). `onChange` gets the ids whose records changed (null: deleted).
+ * 'streams'). `onChange` gets the ids whose records changed (null: deleted). The category
+ * presentation records (`catmeta/`: rename, merge, order, hide) are watched the same way;
+ * a change there calls `onChange` with no changed record.
  */
 export class Lineup {
   readonly records = new Map<string, StreamRecord>()
+  readonly categories = new Map<string, CatMetaRecord>()
   private watch: RangeWatch | null = null
+  private metaWatch: RangeWatch | null = null
 
   constructor (private readonly onChange: (changed: Map<string, StreamRecord | null>) => void) {}
 
@@ -29,15 +33,32 @@ export class Lineup {
       }
       if (changed.size > 0) this.onChange(changed)
     }, { initial: true })
+    this.metaWatch = reader.watch('catmeta/', (changes) => {
+      for (const { key, value } of changes) {
+        let slug: string
+        try {
+          slug = parseKey(key).name
+        } catch {
+          continue
+        }
+        if (value === null) this.categories.delete(slug)
+        else this.categories.set(slug, value as CatMetaRecord)
+      }
+      if (changes.length > 0) this.onChange(new Map())
+    }, { initial: true })
   }
 
-  /** Resolves once the first scan is in (bounded by the reader's read timeout and retries). */
-  async ready (): Promise<void> { await this.watch?.ready() }
+  /** Resolves once the first scans are in (bounded by the reader's read timeout and retries). */
+  async ready (): Promise<void> { await Promise.all([this.watch?.ready(), this.metaWatch?.ready()]) }
 
   async close (): Promise<void> {
     const w = this.watch
+    const m = this.metaWatch
     this.watch = null
+    this.metaWatch = null
     this.records.clear()
+    this.categories.clear()
     await w?.close()
+    await m?.close()
   }
 }

@@ -1,15 +1,15 @@
 import b4a from 'b4a'
-import { openCatalogReader, type CatalogReader, type StreamRecord } from '@arus/catalog'
+import { openCatalogReader, type CatalogReader, type Rail, type StreamRecord } from '@arus/catalog'
 import { fromHex, type KeyPair } from '@arus/crypto'
 import { topicFor } from '@arus/swarm'
 import { PanelAssets } from './assets.js'
 import { CATALOG_READ_TIMEOUT_MS, LOGIN_CATALOG_WAIT_MS } from './constants.js'
 import { loadDeviceKey } from './device.js'
-import { buildDisplayList, sameList } from './display.js'
+import { buildDisplayList, presentation, sameList, visibleRails } from './display.js'
 import { SafeEmitter } from './emitter.js'
 import { SdkError } from './errors.js'
 import type {
-  ActiveSource, DisplayItem, Player, PlayerComponents, PlayerDiagnostics, PlayerEvents, PlayerInit, ReportInput, VodProvider,
+  ActiveSource, DisplayItem, Player, PlayerComponents, PlayerDiagnostics, PlayerEvents, PlayerInit, ReportInput, VodProvider, CategoryRail,
   ReportResult, ResolveResult, SessionInfo, UploadPolicy, UploadPolicyResult, ZapPrefetchInit
 } from './index.js'
 import type { FeedSession } from './feed-session.js'
@@ -42,6 +42,7 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
   private login_: LoginState | null = null
   private list: DisplayItem[] = []
   private vod: VodProvider | null = null
+  private rails: Rail[] = []
   private warmed: TopicHandle[] = []
   private uploadPolicy: UploadPolicy
   private stopped = false
@@ -137,6 +138,8 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
   }
 
   listStreams (): DisplayItem[] { return this.list }
+
+  categories (): CategoryRail[] { return this.rails.map((r) => ({ ...r })) }
 
   vodProvider (): VodProvider | null { return this.vod === null ? null : { ...this.vod, sources: { ...this.vod.sources }, params: { ...this.vod.params } } }
 
@@ -336,13 +339,17 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
 
   private buildList (): DisplayItem[] {
     const entitled = new Set(this.login_?.keys.keys() ?? [])
-    return buildDisplayList(this.lineup.records, entitled, (p) => this.assetUrl(p))
+    const shown = presentation(this.lineup.records, this.lineup.categories)
+    this.rails = visibleRails(this.lineup.records, entitled, shown)
+    return buildDisplayList(this.lineup.records, entitled, (p) => this.assetUrl(p), shown)
   }
 
   private onCatalog (changed: Map<string, StreamRecord | null>): void {
     if (this.login_ === null) return
+    const rails = this.rails
     const next = this.buildList()
-    if (!sameList(next, this.list)) {
+    // A presentation edit (rename, merge, hide, reorder) re-emits even when no item changed.
+    if (!sameList(next, this.list) || JSON.stringify(rails) !== JSON.stringify(this.rails)) {
       this.list = next
       this.emit('streams', next)
     }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { CatMetaRecord, keys, slugify } from '@arus/catalog'
+import { CatMetaRecord, keys, railOf, slugify } from '@arus/catalog'
 import type { PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
 import { setMeta } from './stream-meta.js'
@@ -47,19 +47,6 @@ type Meta = CatMetaRecord
 function slugOf (nameOrSlug: string): string {
   if (typeof nameOrSlug !== 'string' || nameOrSlug.trim() === '' || nameOrSlug.length > 200) throw PanelError.invalid('category must be a non-empty label or slug')
   return slugify(nameOrSlug)
-}
-
-/** The final rail of `slug`, following merges; null when a merge chain loops. */
-function railOf (slug: string, metas: Map<string, Meta>): string | null {
-  const seen = new Set<string>()
-  let cur = slug
-  for (;;) {
-    if (seen.has(cur)) return null
-    seen.add(cur)
-    const next = metas.get(cur)?.mergedInto
-    if (next === undefined) return cur
-    cur = next
-  }
 }
 
 function apply (current: Meta | null, slug: string, patch: CategoryPatch): Meta {
