@@ -16,6 +16,9 @@ export const panelEnvSchema = z.object({
   SESSION_TTL_HOURS: env.int({ min: 1, max: 8760, default: 168 }).describe('Lifetime of a viewer session token (offline validity after revocation).'),
   DEFAULT_MAX_DEVICES: env.int({ min: 1, max: 100, default: 5 }).describe('maxDevices given to new users.'),
   REGISTER_MAX_SKEW_SECONDS: env.int({ min: 10, max: 86_400, default: 600 }).describe('A register payload older or newer than this (by its ts) is refused as stale.'),
+  SOURCES_MAX_BYTES: env.int({ min: 1024, max: 256 * 1024 * 1024, default: 8 * 1024 * 1024 }).describe('Largest remote source feed, in bytes, enforced while the body streams in (a larger one fails the pull; the last good state stays).'),
+  SOURCES_MAX_CHANNELS: env.int({ min: 1, max: 100_000, default: 10_000 }).describe('Most entries a remote source feed may hold (more fails the pull).'),
+  SOURCES_PULL_TIMEOUT_MS: env.int({ min: 1000, max: 600_000, default: 30_000 }).describe('Bound on one feed pull, redirects and body included.'),
   ...controlEnv('ADMIN', { port: 3210, what: 'admin HTTP API and dashboard (docs/panel-api.md)' }),
   ...configSnapshotEnv,
   ...loggingEnv
@@ -38,6 +41,7 @@ export function panelSettings (c: PanelConfig): PanelSettings {
     powDifficulty: c.POW_DIFFICULTY,
     registerMaxSkewMs: c.REGISTER_MAX_SKEW_SECONDS * 1000,
     serviceName: c.SERVICE_NAME,
+    sources: { maxBytes: c.SOURCES_MAX_BYTES, maxChannels: c.SOURCES_MAX_CHANNELS, pullTimeoutMs: c.SOURCES_PULL_TIMEOUT_MS },
     snapshots: { keep: c.CONFIG_SNAPSHOT_KEEP, ...(c.BACKUP_DIR ? { backupDir: c.BACKUP_DIR } : {}) }
   }
 }

@@ -17,6 +17,8 @@ export interface PanelSettings {
   powDifficulty: number
   registerMaxSkewMs: number
   serviceName: string
+  /** SOURCES_MAX_BYTES, SOURCES_MAX_CHANNELS, SOURCES_PULL_TIMEOUT_MS. */
+  sources: { maxBytes: number; maxChannels: number; pullTimeoutMs: number }
   /** CONFIG_SNAPSHOT_KEEP and BACKUP_DIR. */
   snapshots: { keep: number; backupDir?: string }
 }

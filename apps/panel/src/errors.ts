@@ -11,6 +11,7 @@ export const PANEL_ERROR_CODES = {
   PANEL_NO_STREAM_KEY: { status: 409, meaning: 'the stream has no key on this panel (it was never added or registered)' },
   PANEL_ESCROW_MISMATCH: { status: 400, meaning: 'the escrow file decrypted but its content is not a valid identity for its fingerprint' },
   PANEL_ESCROW_UNREADABLE: { status: 400, meaning: 'the escrow file is not JSON' },
+  PANEL_SOURCE_SYNC: { status: 502, meaning: 'a remote source could not be synced (pull failed, oversize, too many entries, unreadable feed); the last good state stays and the source shows the error' },
   PANEL_RESTORE_TARGET: { status: 400, meaning: 'the --restore-to directory must be empty or absent' }
 } as const satisfies ErrorTable
 

@@ -8,6 +8,7 @@ import { startAdminServer } from './http/server.js'
 import { countChannels, createPanelMetrics, type PanelMetrics } from './metrics.js'
 import { openPanel } from './open.js'
 import { watchRegistries } from './registry-watch.js'
+import { startSourceScheduler } from './sources/scheduler.js'
 import { servePanelRpc } from './rpc/serve.js'
 
 /** A running panel: the P2P side (catalog replication + RPC) and, with ADMIN_ENABLED=1, the admin API. */
@@ -36,7 +37,9 @@ export async function main (config: PanelConfig, log: Logger): Promise<RunningPa
   const metrics = createPanelMetrics()
   const rpc = servePanelRpc(ctx, store, swarm, metrics)
   const registries = await watchRegistries(ctx)
+  const sources = startSourceScheduler(ctx)
   const closeP2p = async () => {
+    await sources.close()
     await registries.close()
     await rpc.close()
     await swarm.destroy().catch(() => {})
@@ -50,7 +53,7 @@ export async function main (config: PanelConfig, log: Logger): Promise<RunningPa
     log.info({ event: 'panel.ready', panelKey: Buffer.from(ctx.identity.publicKey).toString('hex') }, 'panel ready')
     // The admin API and dashboard only when ADMIN_ENABLED=1 (spec 1 "What the service does" 4).
     const control = controlSettings(config, 'ADMIN')
-    if (control.enabled) admin = await startAdminServer({ ctx, metrics, startedAt, swarm }, control, log)
+    if (control.enabled) admin = await startAdminServer({ ctx, metrics, startedAt, swarm, onSourcesChanged: () => sources.poke() }, control, log)
   } catch (err) {
     await closeP2p()
     throw err

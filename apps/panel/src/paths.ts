@@ -15,6 +15,10 @@ export interface PanelPaths {
   packages: string
   /** Grant provenance per user: packages held and manual grants. */
   entitlements: string
+  /** Remote sources (their urls may hold credentials). */
+  sources: string
+  /** ETags and last reports of the sources. */
+  sourceState: string
   legacyPublisherKey: string
 }
 
@@ -31,6 +35,8 @@ export function panelPaths (dataDir: string): PanelPaths {
     admins: join(privateDir, 'admins.json'),
     packages: join(privateDir, 'packages.json'),
     entitlements: join(privateDir, 'entitlements.json'),
+    sources: join(privateDir, 'sources.json'),
+    sourceState: join(privateDir, 'source-state.json'),
     legacyPublisherKey: join(privateDir, 'legacy-publisher.key')
   }
 }

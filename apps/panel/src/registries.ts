@@ -35,8 +35,31 @@ export const Entitlement = z.object({
 })
 export type Entitlement = z.infer<typeof Entitlement>
 
+/** A remote source (spec 1 "Remote source"). The url may carry a provider credential: never logged in full. */
+export const SourceEntry = z.object({
+  url: z.string(),
+  category: z.string(),
+  prefix: z.string(),
+  autoGrant: z.boolean(),
+  enabled: z.boolean(),
+  intervalMs: z.number().int(),
+  exclude: z.array(z.object({ id: z.string(), title: z.string() })),
+  createdAt: z.number()
+})
+export type SourceEntry = z.infer<typeof SourceEntry>
+
+/** What the last sync of a source left: the ETag to send, the report or the error. */
+export const SourceState = z.object({
+  etag: z.string().nullable(),
+  lastSync: z.object({ at: z.number(), report: z.record(z.string(), z.unknown()) }).nullable(),
+  lastError: z.object({ at: z.number(), message: z.string() }).nullable()
+})
+export type SourceState = z.infer<typeof SourceState>
+
 const StreamKeysFile = z.object({ v: z.literal(1), keys: z.record(z.string(), hex(32)) })
 const PackagesFile = z.object({ v: z.literal(1), packages: z.record(z.string(), PackageEntry) })
+const SourcesFile = z.object({ v: z.literal(1), sources: z.record(z.string(), SourceEntry) })
+const SourceStateFile = z.object({ v: z.literal(1), sources: z.record(z.string(), SourceState) })
 const EntitlementsFile = z.object({ v: z.literal(1), users: z.record(z.string(), Entitlement) })
 const PublishersFile = z.object({ v: z.literal(1), publishers: z.record(z.string(), PublisherEntry) })
 
@@ -76,6 +99,9 @@ export interface PanelRegistries {
   packages: Registry<PackageEntry>
   /** Users absent here hold no package and count every grant they have as manual (records from before packages). */
   entitlements: Registry<Entitlement>
+  sources: Registry<SourceEntry>
+  /** Written by syncs (the store holder); safe to read anywhere. */
+  sourceState: Registry<SourceState>
 }
 
 export function openRegistries (paths: PanelPaths): PanelRegistries {
@@ -83,6 +109,8 @@ export function openRegistries (paths: PanelPaths): PanelRegistries {
     streamKeys: createRegistry<string, z.infer<typeof StreamKeysFile>>(paths.streamKeys, StreamKeysFile, 'keys'),
     publishers: createRegistry<PublisherEntry, z.infer<typeof PublishersFile>>(paths.publishers, PublishersFile, 'publishers'),
     packages: createRegistry<PackageEntry, z.infer<typeof PackagesFile>>(paths.packages, PackagesFile, 'packages'),
-    entitlements: createRegistry<Entitlement, z.infer<typeof EntitlementsFile>>(paths.entitlements, EntitlementsFile, 'users')
+    entitlements: createRegistry<Entitlement, z.infer<typeof EntitlementsFile>>(paths.entitlements, EntitlementsFile, 'users'),
+    sources: createRegistry<SourceEntry, z.infer<typeof SourcesFile>>(paths.sources, SourcesFile, 'sources'),
+    sourceState: createRegistry<SourceState, z.infer<typeof SourceStateFile>>(paths.sourceState, SourceStateFile, 'sources')
   }
 }

@@ -10,6 +10,7 @@ import { METRICS_PREFIX } from '../metrics.js'
 import { categoryRoutes } from './category-routes.js'
 import { packageRoutes } from './package-routes.js'
 import { vodConfigRoutes } from './vod-config-routes.js'
+import { sourceRoutes } from './source-routes.js'
 import { registryRoutes } from './registry-routes.js'
 import { statusRoutes, type StatusSources } from './status-routes.js'
 import { streamRoutes } from './stream-routes.js'
@@ -25,6 +26,8 @@ export interface AdminServerDeps extends StatusSources {
   settings: AdminHttpSettings
   /** A verify worker to use (tests count verifications); default: the kit makes one. */
   verifier?: VerifyWorker
+  /** Called after a source is added, edited or removed (the scheduler re-reads the registry). */
+  onSourcesChanged?: () => void
   /** Clock for tokens and lockout (tests). */
   now?: () => number
 }
@@ -84,6 +87,7 @@ export function buildAdminServer (deps: AdminServerDeps): FastifyInstance {
   categoryRoutes(app, ctx)
   packageRoutes(app, ctx)
   vodConfigRoutes(app, ctx)
+  sourceRoutes(app, ctx, deps.onSourcesChanged)
   registryRoutes(app, ctx)
   configRoutes(app, ctx.snapshots)
   return app

@@ -48,11 +48,14 @@ export function resolveMembers (members: readonly string[], streams: readonly St
 
 export async function loadLineup (ctx: PanelCore): Promise<Lineup> {
   const streams = await ctx.catalog.listStreams()
+  const sources = await ctx.registries.sources.all()
+  const autoGranting = new Set(Object.entries(sources).filter(([, s]) => s.autoGrant).map(([n]) => n))
   return {
     streams,
     keys: await ctx.registries.streamKeys.all(),
     packages: await ctx.registries.packages.all(),
-    auto: new Set<string>()
+    // Rule 6: every channel of an auto-granting source is due to every user.
+    auto: new Set(streams.filter((s) => s.record.source !== undefined && autoGranting.has(s.record.source)).map((s) => s.id))
   }
 }
 
