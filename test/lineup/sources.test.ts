@@ -198,4 +198,22 @@ describe('source sync policy', () => {
     await waitFor(() => (panel.proc?.stdoutLines().some((l) => l.includes('source.sync-failed')) ?? false), { timeoutMs: 10_000, message: 'logged' })
     expect(panel.proc!.stdoutLines().join('\n')).not.toContain('provider-secret-123')
   })
+
+})
+
+describe('source commands beside the running panel', () => {
+  it('add-source, set-source --exclude and remove-source edit the registry; the panel syncs, excludes and purges on its own', async () => {
+    feeds.set('/cli.json', { body: json([{ id: 'a', url: hls('a') }, { id: 'b', url: hls('b') }]) })
+    const added = await panel.cli(['add-source', 'cli', feeds.url('/cli.json'), '--category', 'CLI TV', '--interval-hours', '1'])
+    expect(added).toMatchObject({ name: 'cli', pending: expect.stringContaining('syncs') })
+    await waitFor(async () => (await stream('cli.b')) !== undefined, { timeoutMs: 20_000, message: 'scheduled first sync' })
+    await panel.cli(['set-source', 'cli', '--exclude', 'b'])
+    await waitFor(async () => (await stream('cli.b')) === undefined, { timeoutMs: 20_000, message: 'exclude applied by the panel' })
+    expect(await stream('cli.a')).toBeDefined()
+    expect((await panel.cli(['list-sources'])).sources.map((x: { name: string }) => x.name)).toContain('cli')
+    expect(String(await panel.cli(['sync-source', 'cli']).catch((e: Error) => e))).toContain('PANEL_ELOCKED')
+    expect(String(await panel.cli(['remove-source', 'cli', '--keep-channels']).catch((e: Error) => e))).toContain('PANEL_ELOCKED')
+    expect(await panel.cli(['remove-source', 'cli'])).toMatchObject({ deleted: 'cli' })
+    await waitFor(async () => (await stream('cli.a')) === undefined, { timeoutMs: 20_000, message: 'orphans purged by the panel' })
+  })
 })

@@ -5,6 +5,7 @@ import { cliBase, openConfig, withRegistries } from './cli/context.js'
 import { identityCommands } from './cli/identity-commands.js'
 import { packageCommands } from './cli/package-commands.js'
 import { vodConfigCommands } from './cli/vod-config-commands.js'
+import { sourceCommands } from './cli/source-commands.js'
 import { registryCommands } from './cli/registry-commands.js'
 import { streamCommands } from './cli/stream-commands.js'
 import { userCommands } from './cli/user-commands.js'
@@ -28,6 +29,7 @@ export function buildProgram (io: CliIO): Command {
   adminCommands(program, cli, () => withRegistries(io, async (ctx) => ctx.admins))
   packageCommands(program, cli)
   vodConfigCommands(program, cli)
+  sourceCommands(program, cli)
   registryCommands(program, cli)
   configCommands(program, cli, () => openConfig(io))
   return program

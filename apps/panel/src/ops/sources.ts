@@ -198,6 +198,14 @@ export async function removeSource (ctx: PanelContext, name: string, opts: { kee
   return opts.keepChannels === true ? { purged: 0, detached: mine.length } : { purged: mine.length, detached: 0 }
 }
 
+/** Purges the channels still carrying the name of a source that is no longer registered; resolves how many. */
+export async function purgeOrphans (ctx: PanelCore, name: string): Promise<number> {
+  if (Object.hasOwn(await ctx.registries.sources.all(), name)) return 0
+  const mine = (await owned(ctx)).get(name) ?? []
+  for (const { id } of mine) await purgeStream(ctx, id)
+  return mine.length
+}
+
 /** A new imported record: a redirect channel owned by the source. */
 function imported (name: string, category: string, e: FeedEntry): StreamRecord {
   const base = newStreamRecord({ title: e.title, description: e.description, category: [category] })

@@ -1,5 +1,5 @@
 import type { PanelCore } from '../context.js'
-import { syncSource } from '../ops/sources.js'
+import { purgeOrphans, syncSource } from '../ops/sources.js'
 
 /**
  * The sync schedule of every enabled source, in the running panel: a source syncs when it
@@ -26,7 +26,13 @@ export function startSourceScheduler (ctx: PanelCore, init: { tickMs?: number } 
     const sources = await ctx.registries.sources.all()
     const state = await ctx.registries.sourceState.all()
     const now = Date.now()
-    for (const name of [...seen.keys()]) if (!Object.hasOwn(sources, name)) seen.delete(name)
+    for (const name of [...seen.keys()]) {
+      if (Object.hasOwn(sources, name)) continue
+      // Removed beside the running panel (the CLI edits the registry): its channels go, as rule 5 says.
+      seen.delete(name)
+      const gone = await purgeOrphans(ctx, name)
+      if (gone > 0) ctx.log.info({ event: 'source.removed', source: name, count: gone }, 'channels of a removed source purged')
+    }
     for (const [name, s] of Object.entries(sources)) {
       if (closed) return
       const fingerprint = JSON.stringify(s)
