@@ -6,12 +6,13 @@ import type { PanelCore } from './context.js'
 import { purgeStream } from './ops/streams.js'
 import { allUsers } from './ops/user-scan.js'
 import { purgeUser } from './ops/users.js'
-import { Entitlement, PackageEntry, PublisherEntry } from './registries.js'
+import { Entitlement, PackageEntry, PublisherEntry, SourceEntry } from './registries.js'
 
 /**
  * The panel's config sections (spec 1 "Config snapshots, templates, backups"), applied in
  * this order: categories, streams (records and private stream keys), packages, the VOD
- * provider settings, publishers
+ * provider settings, remote sources (restored to the registry: the running panel's scheduler
+ * syncs them; removed ones leave their channels to it), publishers
  * (metadata; enrollments are never written back), the users' grant provenance and the users
  * with their grants (both snapshot only).
  *
@@ -42,6 +43,8 @@ const PublishersData = z.record(z.string(), PublisherEntry.partial({ publicKey: 
 type PublishersData = z.infer<typeof PublishersData>
 const VodData = VodConfigRecord.nullable()
 type VodData = z.infer<typeof VodData>
+const SourcesData = z.record(z.string(), SourceEntry.extend({ url: z.string() }))
+type SourcesData = z.infer<typeof SourcesData>
 const PackagesData = z.record(z.string(), PackageEntry)
 type PackagesData = z.infer<typeof PackagesData>
 const EntitlementsData = z.record(z.string(), Entitlement)
@@ -270,6 +273,39 @@ export function panelConfigSections (ctx: PanelCore): ConfigSection<any>[] {
     }
   }
 
+  const sources: ConfigSection<SourcesData> = {
+    name: 'sources',
+    describe: 'remote sources (their URLs often hold a provider credential: never in a template)',
+    schema: SourcesData,
+    export: () => ctx.registries.sources.all(),
+    toTemplate (data) {
+      return {
+        data: Object.fromEntries(Object.entries(data).map(([n, s]) => [n, { ...s, url: '', enabled: false }])),
+        omitted: Object.keys(data).map((n) => ({ path: `sources.${n}.url`, reason: 'feed URL (often holds a provider credential): set it again, the source stays paused until then' }))
+      }
+    },
+    async apply (data, { dryRun, removeExtra, source }) {
+      const plan = emptyPlan()
+      const live = await ctx.registries.sources.all()
+      const next: SourcesData = {}
+      for (const [n, s] of Object.entries(data)) {
+        const cur = Object.hasOwn(live, n) ? live[n] : undefined
+        // A template carries no URL: an imported source waits, paused, for one; a live URL is kept.
+        const wanted = source === 'template' ? { ...s, url: cur?.url ?? 'https://invalid.invalid/set-the-feed-url', enabled: cur?.enabled ?? false } : s
+        if (cur !== undefined && same(cur, wanted)) { plan.leftAlone.push(n); continue }
+        ;(cur === undefined ? plan.added : plan.changed).push(n)
+        if (source === 'template' && cur === undefined) plan.warnings.push(`source ${n}: set its feed URL (PATCH /api/sources/${n}) and enable it`)
+        next[n] = wanted
+      }
+      const extra = removeExtra ? Object.keys(live).filter((n) => !Object.hasOwn(data, n)) : []
+      plan.removed.push(...extra)
+      if (!dryRun && (Object.keys(next).length > 0 || extra.length > 0)) {
+        await ctx.registries.sources.update((m) => { Object.assign(m, next); for (const n of extra) delete m[n] })
+      }
+      return plan
+    }
+  }
+
   const entitlements: ConfigSection<EntitlementsData> = {
     name: 'entitlements',
     describe: "users' packages and manual grants (snapshot only: entitlements; restored additively)",
@@ -335,5 +371,5 @@ export function panelConfigSections (ctx: PanelCore): ConfigSection<any>[] {
     }
   }
 
-  return [categories, streams, packages, vod, publishers, entitlements, users]
+  return [categories, streams, packages, vod, sources, publishers, entitlements, users]
 }

@@ -109,6 +109,13 @@ describe('packages in config snapshots', () => {
     expect(Object.keys(template.sections)).toEqual(expect.arrayContaining(['packages', 'vod-config']))
     expect(JSON.stringify(template)).not.toContain('provider-secret-token')
     expect(template.sections['vod-config'].params).toEqual({ token: '' })
+    await a.opened.ctx.registries.sources.update((m) => {
+      m.prov = { url: 'https://feeds.example/list.m3u?user=u&pass=provider-feed-pass', category: 'Prov', prefix: 'prov.', autoGrant: true, enabled: true, intervalMs: 3_600_000, exclude: [], createdAt: 0 }
+    })
+    const withSource = (await a.call('GET', '/api/config/template')).body
+    expect(JSON.stringify(withSource)).not.toContain('provider-feed-pass')
+    expect(withSource.sections.sources.prov).toMatchObject({ url: '', enabled: false, category: 'Prov' })
+    expect(withSource.omitted).toEqual(expect.arrayContaining([expect.objectContaining({ section: 'sources', path: 'sources.prov.url' })]))
     expect(template.sections.entitlements).toBeUndefined()
     expect(template.omitted.map((o: { section: string }) => o.section)).toEqual(expect.arrayContaining(['entitlements', 'users']))
   })
