@@ -57,7 +57,11 @@ const mib = (b: number) => `${(b / 1048576).toFixed(2)} MiB`
   for (let i = 0; i < CHANNELS; i++) await addStream(ctx, { id: `ch${i}`, category: [i % 2 === 0 ? 'News' : 'Sports'] })
   await addPackage(ctx, { name: 'news', members: ['category:news'] })
   await addPackage(ctx, { name: 'sports', members: ['category:sports'] })
-  for (let i = 0; i < USERS; i++) await createUser(ctx, { username: `u${i}`, password: 'pw' })
+  // One real account, then copies of its record under other names (same size; creating
+  // 10,000 accounts one by one measures Argon2id, not the reconcile).
+  await createUser(ctx, { username: 'u0', password: 'pw' })
+  const template = (await ctx.catalog.getUser('u0'))!
+  for (let i = 1; i < USERS; i++) await ctx.catalog.putUser(`u${i}`, { ...template, wrapped: {} })
   await ctx.registries.entitlements.update((users) => {
     for (let i = 0; i < USERS; i++) users[`u${i}`] = { packages: [i % 2 === 0 ? 'news' : 'sports'], manual: [] }
   })

@@ -37,8 +37,9 @@ async function core (): Promise<{ length: number; byteLength: number }> {
   return { length: c.length, byteLength: c.byteLength }
 }
 
+/** Adds a paused source (the POST still syncs it once): the syncs a test asserts are its own, never the scheduler's. */
 async function addSource (name: string, path: string, extra: Record<string, unknown> = {}) {
-  return panel.api('POST', '/api/sources', { name, url: feeds.url(path), category: `${name} TV`, ...extra })
+  return panel.api('POST', '/api/sources', { name, url: feeds.url(path), category: `${name} TV`, enabled: false, ...extra })
 }
 
 const stream = async (id: string) => (await panel.api('GET', '/api/streams')).streams.find((s: { id: string }) => s.id === id)
@@ -185,7 +186,7 @@ describe('source sync policy', () => {
     expect(await stream('m3u.kids-fun')).toMatchObject({ title: 'Kids Fun!', logo: '', order: 1 })
     expect((await stream('m3u.kids-fun')).epgUrl).toBeUndefined()
     feeds.set('/garbled.m3u', { body: 'https://cdn.example/a.m3u8\nhttps://cdn.example/b.m3u8\n' })
-    const bad = await panel.call('POST', '/api/sources', { name: 'garbled', url: feeds.url('/garbled.m3u'), category: 'X' })
+    const bad = await panel.call('POST', '/api/sources', { name: 'garbled', url: feeds.url('/garbled.m3u'), category: 'X', enabled: false })
     expect(bad.body.sync).toBeNull()
     expect(bad.body.lastError.message).toMatch(/invalid JSON|garbled/)
   })

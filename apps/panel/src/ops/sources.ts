@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { HttpsUrl, type StreamRecord } from '@arus/catalog'
+import { HttpsUrl, keys, type StreamRecord } from '@arus/catalog'
 import { randomBytes, toHex } from '@arus/crypto'
 import type { PanelContext, PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
@@ -229,8 +229,6 @@ function refreshed (cur: StreamRecord, category: string, e: FeedEntry): StreamRe
   return next as StreamRecord
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
-
 /**
  * Pulls, diffs and applies one source now (rules 1-9). An unchanged feed or a 304 writes
  * nothing to the catalog; a failed pull keeps the last good state, records the error and
@@ -268,27 +266,29 @@ export async function syncSource (ctx: PanelCore, name: string): Promise<SyncRep
   report.skipped = feed.skipped
   const excluded = new Set(source.exclude.map((e) => e.id))
   const keep = new Set<string>()
-  const newKeys: Record<string, string> = {}
-  for (const e of feed.entries) {
-    if (excluded.has(e.feedId)) continue
-    const cur = await ctx.catalog.getStream(e.id)
-    if (cur !== null && cur.source !== name) {
-      report.conflicts.push({ id: e.id, reason: cur.source === undefined ? 'a manual channel has this id' : `source ${cur.source} owns this id` })
-      continue
+  // One atomic catalog batch for the whole feed (a 5,000-entry feed is one append, not 5,000);
+  // compare-before-write still holds inside it, so an unchanged feed stages nothing.
+  await ctx.catalog.batch(async (b) => {
+    const newKeys: Record<string, string> = {}
+    for (const e of feed.entries) {
+      if (excluded.has(e.feedId)) continue
+      const cur = await b.get(keys.stream(e.id))
+      if (cur !== null && cur.source !== name) {
+        report.conflicts.push({ id: e.id, reason: cur.source === undefined ? 'a manual channel has this id' : `source ${cur.source} owns this id` })
+        continue
+      }
+      keep.add(e.id)
+      if (cur === null) {
+        await b.put(keys.stream(e.id), imported(name, source.category, e))
+        newKeys[e.id] = toHex(randomBytes(32))
+        report.added.push(e.id)
+        continue
+      }
+      if (await b.put(keys.stream(e.id), refreshed(cur, source.category, e))) report.updated.push(e.id)
     }
-    keep.add(e.id)
-    if (cur === null) {
-      await ctx.catalog.putStream(e.id, imported(name, source.category, e))
-      newKeys[e.id] = toHex(randomBytes(32))
-      report.added.push(e.id)
-      continue
-    }
-    const next = refreshed(cur, source.category, e)
-    if (same(next, cur)) continue
-    await ctx.catalog.putStream(e.id, next)
-    report.updated.push(e.id)
-  }
-  if (Object.keys(newKeys).length > 0) await ctx.registries.streamKeys.update((keys) => { for (const [id, k] of Object.entries(newKeys)) keys[id] ??= k })
+    // Keys first: a record must never be without its key (a key without a record is purged with the id).
+    if (Object.keys(newKeys).length > 0) await ctx.registries.streamKeys.update((keys) => { for (const [id, k] of Object.entries(newKeys)) keys[id] ??= k })
+  })
   for (const { id } of (await owned(ctx)).get(name) ?? []) {
     if (keep.has(id)) continue
     // Left the feed, or excluded (rules 5 and 7): a full purge, grants included.
