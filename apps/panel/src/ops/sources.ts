@@ -8,7 +8,7 @@ import { FeedParseError, parseFeed, type FeedEntry } from '../sources/parse.js'
 import { PullError, pullFeed, redactUrl } from '../sources/pull.js'
 import { reconcileUsers } from './entitlements.js'
 import { newStreamRecord } from './stream-meta.js'
-import { purgeStream } from './streams.js'
+import { purgeStreams } from './streams.js'
 
 /**
  * Remote sources (spec 1 "Remote source", the Sources routes, "Source sync policy"): a
@@ -158,12 +158,8 @@ export async function setSource (ctx: PanelCore, name: string, patch: z.input<ty
 /** Purges the owned channels an exclude list now names; resolves their ids. */
 export async function purgeExcluded (ctx: PanelCore, name: string, s: SourceEntry): Promise<string[]> {
   const excluded = new Set(s.exclude.map((e) => s.prefix + e.id))
-  const gone: string[] = []
-  for (const { id } of (await owned(ctx)).get(name) ?? []) {
-    if (!excluded.has(id)) continue
-    await purgeStream(ctx, id)
-    gone.push(id)
-  }
+  const gone = ((await owned(ctx)).get(name) ?? []).map((e) => e.id).filter((id) => excluded.has(id))
+  await purgeStreams(ctx, gone)
   return gone
 }
 
@@ -186,13 +182,15 @@ export async function removeSource (ctx: PanelContext, name: string, opts: { kee
   const mine = (await owned(ctx)).get(name) ?? []
   await ctx.registries.sources.update((map) => { delete map[name] })
   await ctx.registries.sourceState.update((m) => { delete m[name] })
-  for (const { id, record } of mine) {
-    if (opts.keepChannels === true) {
-      const { source: _s, ...manual } = record
-      await ctx.catalog.putStream(id, manual as StreamRecord)
-    } else {
-      await purgeStream(ctx, id)
-    }
+  if (opts.keepChannels === true) {
+    await ctx.catalog.batch(async (b) => {
+      for (const { id, record } of mine) {
+        const { source: _s, ...manual } = record
+        await b.put(keys.stream(id), manual as StreamRecord)
+      }
+    })
+  } else {
+    await purgeStreams(ctx, mine.map((e) => e.id))
   }
   ctx.activity.record({ event: 'source.removed', source: name, count: mine.length }, opts.keepChannels === true ? 'source removed, channels detached' : 'source removed, channels purged')
   return opts.keepChannels === true ? { purged: 0, detached: mine.length } : { purged: mine.length, detached: 0 }
@@ -202,7 +200,7 @@ export async function removeSource (ctx: PanelContext, name: string, opts: { kee
 export async function purgeOrphans (ctx: PanelCore, name: string): Promise<number> {
   if (Object.hasOwn(await ctx.registries.sources.all(), name)) return 0
   const mine = (await owned(ctx)).get(name) ?? []
-  for (const { id } of mine) await purgeStream(ctx, id)
+  await purgeStreams(ctx, mine.map((e) => e.id))
   return mine.length
 }
 
@@ -289,12 +287,9 @@ export async function syncSource (ctx: PanelCore, name: string): Promise<SyncRep
     // Keys first: a record must never be without its key (a key without a record is purged with the id).
     if (Object.keys(newKeys).length > 0) await ctx.registries.streamKeys.update((keys) => { for (const [id, k] of Object.entries(newKeys)) keys[id] ??= k })
   })
-  for (const { id } of (await owned(ctx)).get(name) ?? []) {
-    if (keep.has(id)) continue
-    // Left the feed, or excluded (rules 5 and 7): a full purge, grants included.
-    await purgeStream(ctx, id)
-    report.removed.push(id)
-  }
+  // Left the feed, or excluded (rules 5 and 7): a full purge, grants included.
+  report.removed = ((await owned(ctx)).get(name) ?? []).map((e) => e.id).filter((id) => !keep.has(id))
+  await purgeStreams(ctx, report.removed)
   if (report.added.length > 0 || report.removed.length > 0) {
     const r = await reconcileUsers(ctx, 'all')
     report.granted = r.granted
