@@ -137,7 +137,7 @@ describe('source sync policy', () => {
     expect((await sync('r8')).notModified).toBe(true)
     expect(feeds.hits('/r8.json').notModified).toBe(hits + 1)
     expect(await core()).toEqual(before)
-    for (const [body, message] of [['{"channels": [', /invalid JSON/], ['x'.repeat(30_000), /SOURCES_MAX_BYTES/]] as const) {
+    for (const [body, message] of [['{"channels": [', /invalid JSON/], ['#EXTM3U\nhttps://cdn.example/a.m3u8\n', /garbled M3U/], ['x'.repeat(30_000), /SOURCES_MAX_BYTES/]] as const) {
       feeds.set('/r8.json', { body, chunkBytes: 1000 })
       const failed = await panel.call('POST', '/api/sources/r8/sync')
       expect([failed.status, failed.body.error.code]).toEqual([502, 'PANEL_SOURCE_SYNC'])
@@ -148,6 +148,17 @@ describe('source sync policy', () => {
     feeds.set('/r8.json', { body: json(Array.from({ length: 41 }, (_, i) => ({ id: `c${i}`, url: hls(i) }))) })
     expect((await panel.call('POST', '/api/sources/r8/sync')).body.error.message).toMatch(/SOURCES_MAX_CHANNELS/)
     expect(await core()).toEqual(before)
+  })
+
+  it('pulls follow https redirects (at most 3) and refuse one to http', async () => {
+    feeds.set('/moved.json', { body: '', status: 302, etag: null, headers: { location: feeds.url('/moved2.json') } })
+    feeds.set('/moved2.json', { body: '', status: 301, etag: null, headers: { location: '/final.json' } })
+    feeds.set('/final.json', { body: json([{ id: 'a', url: hls('a') }]) })
+    expect((await addSource('moved', '/moved.json')).sync.added).toEqual(['moved.a'])
+    feeds.set('/loop.json', { body: '', status: 302, etag: null, headers: { location: feeds.url('/loop.json') } })
+    expect((await addSource('loop', '/loop.json')).lastError.message).toMatch(/more than 3 redirects/)
+    feeds.set('/downgrade.json', { body: '', status: 302, etag: null, headers: { location: 'http://127.0.0.1:1/feed.json' } })
+    expect((await addSource('downgrade', '/downgrade.json')).lastError.message).toMatch(/only https/)
   })
 
   it('rule 9: an id of a manual channel or of another source is a conflict; a sync touches only its own records', async () => {
