@@ -70,3 +70,17 @@ export async function withRegistries<T> (io: CliIO, fn: (ctx: RegistryCtx) => Pr
   const admins = panelAdmins(paths, settings, { activity, beforeDestructive: (what) => snapshots.beforeDestructive(what) })
   return fn({ registries: openRegistries(paths), admins, settings, log, activity, identity, snapshots })
 }
+
+/**
+ * Runs `store` with the store open; beside a running panel (PANEL_ELOCKED) runs `registry`,
+ * which edits the private files only — the running panel follows (its registry watch and
+ * source scheduler).
+ */
+export async function storeOrRegistry (store: () => Promise<unknown>, registry: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return await store()
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== 'PANEL_ELOCKED') throw err
+    return registry()
+  }
+}

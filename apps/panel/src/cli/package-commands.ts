@@ -5,7 +5,7 @@ import {
   writeNewPackage, writePackagePatch
 } from '../ops/packages.js'
 import { getUser } from '../ops/users.js'
-import { withRegistries, withStore } from './context.js'
+import { storeOrRegistry, withRegistries, withStore } from './context.js'
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean)
 
@@ -15,15 +15,6 @@ function parseBool (name: string, v: string): boolean {
   return parseInput(AddPackageBody.pick({ default: true }), { default: v }, `--${name}`).default ?? false
 }
 
-/** Runs `store` with the store open; beside a running panel (ELOCKED), `registry` edits the files and the panel reconciles within seconds. */
-async function storeOrRegistry (run: () => Promise<unknown>, fallback: () => Promise<unknown>): Promise<unknown> {
-  try {
-    return await run()
-  } catch (err) {
-    if ((err as { code?: unknown }).code !== 'PANEL_ELOCKED') throw err
-    return fallback()
-  }
-}
 
 const PENDING = 'the running panel reconciles its holders within seconds'
 

@@ -4,17 +4,8 @@ import { PanelError } from '../errors.js'
 import {
   AddSourceBody, getSource, listSources, PatchSourceBody, removeSource, setSource, syncSource, writeNewSource, writeSourcePatch
 } from '../ops/sources.js'
-import { withRegistries, withStore } from './context.js'
+import { storeOrRegistry, withRegistries, withStore } from './context.js'
 
-/** Runs `store` with the store open; beside a running panel (ELOCKED), `registry` edits the files and the panel's scheduler follows. */
-async function storeOrRegistry (store: () => Promise<unknown>, registry: () => Promise<unknown>): Promise<unknown> {
-  try {
-    return await store()
-  } catch (err) {
-    if ((err as { code?: unknown }).code !== 'PANEL_ELOCKED') throw err
-    return registry()
-  }
-}
 
 const PENDING = 'the running panel syncs it within seconds'
 const hours = (v: string) => {

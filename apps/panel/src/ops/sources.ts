@@ -3,7 +3,7 @@ import { HttpsUrl, keys, type StreamRecord } from '@arus/catalog'
 import { randomBytes, toHex } from '@arus/crypto'
 import type { PanelContext, PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
-import type { SourceEntry, SourceState } from '../registries.js'
+import { SourceEntry, type SourceState } from '../registries.js'
 import { FeedParseError, parseFeed, type FeedEntry } from '../sources/parse.js'
 import { PullError, pullFeed, redactUrl } from '../sources/pull.js'
 import { reconcileUsers } from './entitlements.js'
@@ -53,15 +53,8 @@ export const SyncReport = z.object({
   notModified: z.boolean().describe('HTTP 304 on the stored ETag: nothing read, nothing written')
 })
 export type SyncReport = z.infer<typeof SyncReport>
-export const SourceView = z.object({
+export const SourceView = SourceEntry.extend({
   name: z.string(),
-  url: z.string(),
-  category: z.string(),
-  prefix: z.string(),
-  autoGrant: z.boolean(),
-  enabled: z.boolean(),
-  intervalMs: z.number().int(),
-  exclude: z.array(z.object({ id: z.string(), title: z.string() })),
   channels: z.number().int().describe('Channels this source owns'),
   lastSync: z.object({ at: z.number(), report: SyncReport }).nullable(),
   lastError: z.object({ at: z.number(), message: z.string() }).nullable()
