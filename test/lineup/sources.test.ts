@@ -37,6 +37,21 @@ async function core (): Promise<{ length: number; byteLength: number }> {
   return { length: c.length, byteLength: c.byteLength }
 }
 
+/**
+ * The catalog once the panel's background work is done (its registry watch reconciles users
+ * whose provenance earlier tests changed, every 2 s): unchanged for 3 s, within 30 s.
+ */
+async function settled (): Promise<{ length: number; byteLength: number }> {
+  let last = await core()
+  let since = Date.now()
+  await waitFor(async () => {
+    const now = await core()
+    if (now.length !== last.length) { last = now; since = Date.now() }
+    return Date.now() - since >= 3000
+  }, { timeoutMs: 30_000, intervalMs: 250, message: 'catalog settled' })
+  return last
+}
+
 /** Adds a paused source (the POST still syncs it once): the syncs a test asserts are its own, never the scheduler's. */
 async function addSource (name: string, path: string, extra: Record<string, unknown> = {}) {
   return panel.api('POST', '/api/sources', { name, url: feeds.url(path), category: `${name} TV`, enabled: false, ...extra })
@@ -127,7 +142,7 @@ describe('source sync policy', () => {
   it('rule 8: an unchanged feed and a 304 append nothing; a failed pull keeps the last good state and reports the error', async () => {
     feeds.set('/r8.json', { body: json([{ id: 'a', url: hls('a') }]), etag: null })
     await addSource('r8', '/r8.json')
-    let before = await core()
+    let before = await settled()
     expect(await sync('r8')).toMatchObject({ added: [], updated: [], removed: [], notModified: false })
     expect(await core()).toEqual(before)
     feeds.set('/r8.json', { body: json([{ id: 'a', url: hls('a') }]) })

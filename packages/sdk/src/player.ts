@@ -43,6 +43,7 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
   private list: DisplayItem[] = []
   private vod: VodProvider | null = null
   private rails: Rail[] = []
+  private loginPending = false
   private warmed: TopicHandle[] = []
   private uploadPolicy: UploadPolicy
   private stopped = false
@@ -126,11 +127,17 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
     if (net === null || this.catalog === null || rpc === null) throw SdkError.notConnected()
     this.device ??= await loadDeviceKey(this.fs(), this.config.storeDir)
     const state = await runLogin(rpc, this.catalog, { username, password, device: this.device, label: this.config.deviceLabel })
-    this.login_ = state
-    if (!(await within(this.lineup.ready(), LOGIN_CATALOG_WAIT_MS))) throw SdkError.catalogUnavailable()
-    const vod = await this.catalog.getVodConfig().catch(() => null)
-    this.vod = vod === null ? null : { enabled: vod.enabled, apiBase: vod.apiBase, service: vod.service, sources: { ...vod.sources }, params: { ...vod.params } }
-    this.list = this.buildList()
+    // Until this login emits its list, catalog pushes only update the replica (one 'streams' per login).
+    this.loginPending = true
+    try {
+      this.login_ = state
+      if (!(await within(this.lineup.ready(), LOGIN_CATALOG_WAIT_MS))) throw SdkError.catalogUnavailable()
+      const vod = await this.catalog.getVodConfig().catch(() => null)
+      this.vod = vod === null ? null : { enabled: vod.enabled, apiBase: vod.apiBase, service: vod.service, sources: { ...vod.sources }, params: { ...vod.params } }
+      this.list = this.buildList()
+    } finally {
+      this.loginPending = false
+    }
     this.emit('streams', this.list)
     const warm = this.config.prewarm
     if (warm !== false) await this.prewarm(warm === true ? undefined : warm)
@@ -346,12 +353,14 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
 
   private onCatalog (changed: Map<string, StreamRecord | null>): void {
     if (this.login_ === null) return
-    const rails = this.rails
-    const next = this.buildList()
-    // A presentation edit (rename, merge, hide, reorder) re-emits even when no item changed.
-    if (!sameList(next, this.list) || JSON.stringify(rails) !== JSON.stringify(this.rails)) {
-      this.list = next
-      this.emit('streams', next)
+    if (!this.loginPending) {
+      const rails = this.rails
+      const next = this.buildList()
+      // A presentation edit (rename, merge, hide, reorder) re-emits even when no item changed.
+      if (!sameList(next, this.list) || JSON.stringify(rails) !== JSON.stringify(this.rails)) {
+        this.list = next
+        this.emit('streams', next)
+      }
     }
     // Live push for the watched stream: a rotated feedKey is followed behind the same URL.
     const active = this.playback.source()
