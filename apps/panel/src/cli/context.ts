@@ -3,6 +3,7 @@ import { cliLogger, ensurePrivateDir, type CliIO, type Logger } from '@arus/serv
 import { panelActivity, panelAdmins } from '../audit.js'
 import { loadPanelConfig, panelSettings, type PanelConfig } from '../config.js'
 import type { PanelContext } from '../context.js'
+import { PanelError } from '../errors.js'
 import { loadIdentity } from '../identity.js'
 import { openPanel } from '../open.js'
 import { panelPaths } from '../paths.js'
@@ -83,4 +84,11 @@ export async function storeOrRegistry (store: () => Promise<unknown>, registry: 
     if ((err as { code?: unknown }).code !== 'PANEL_ELOCKED') throw err
     return registry()
   }
+}
+
+/** A boolean CLI option value: true/1 or false/0, else PANEL_INVALID_INPUT naming the option. */
+export function parseBool (name: string, v: string): boolean {
+  if (v === 'true' || v === '1') return true
+  if (v === 'false' || v === '0') return false
+  throw PanelError.invalid(`${name} must be true or false`)
 }

@@ -5,15 +5,10 @@ import {
   writeNewPackage, writePackagePatch
 } from '../ops/packages.js'
 import { getUser } from '../ops/users.js'
-import { storeOrRegistry, withRegistries, withStore } from './context.js'
+import { parseBool, storeOrRegistry, withRegistries, withStore } from './context.js'
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean)
 
-function parseBool (name: string, v: string): boolean {
-  if (v === 'true' || v === '1') return true
-  if (v === 'false' || v === '0') return false
-  return parseInput(AddPackageBody.pick({ default: true }), { default: v }, `--${name}`).default ?? false
-}
 
 
 const PENDING = 'the running panel reconciles its holders within seconds'

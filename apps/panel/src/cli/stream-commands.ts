@@ -5,7 +5,7 @@ import { PanelError } from '../errors.js'
 import { uploadArt } from '../ops/art.js'
 import { PatchStreamBody, setMeta, type StreamMetaPatch } from '../ops/stream-meta.js'
 import { AddStreamBody, addStream, deleteStream } from '../ops/streams.js'
-import { withStore } from './context.js'
+import { parseBool, withStore } from './context.js'
 import { parseInput, type DaemonCli } from '@arus/service'
 
 /** The given options only (commander leaves absent ones undefined; the strict schemas refuse unknown keys, not undefined ones). */
@@ -19,11 +19,6 @@ function parseOrder (v: string): number | null {
   return Number(v)
 }
 
-function parseBool (name: string, v: string): boolean {
-  if (v === 'true' || v === '1') return true
-  if (v === 'false' || v === '0') return false
-  throw PanelError.invalid(`${name} must be true or false`)
-}
 
 /** Streams and art (spec 1 Admin CLI). The CLI has no redirect URL option (spec). */
 export function streamCommands (program: Command, cli: DaemonCli): void {

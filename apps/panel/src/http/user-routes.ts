@@ -7,20 +7,15 @@ import { CreateUserBody, DevicesReply, ListUsersQuery, MaxDevicesBody, PasswordB
 import { panelRoute } from './panel-route.js'
 import { DeletedReply, DeviceParams, GrantParams, UserParams } from './schemas.js'
 
-const view = (s: users.UserSummary) => s
-
 /** Users, devices and grants (spec 1 "Users" routes). Every handler is one ops/ call. */
 export function userRoutes (app: FastifyInstance, ctx: PanelContext): void {
   const tag = 'users'
   panelRoute(app, { method: 'GET', url: '/api/users', tag, summary: 'List users, a page at a time (prefix, after, limit → users, next)', query: ListUsersQuery, response: UserPage },
-    async ({ query }) => {
-      const page = await users.listUsers(ctx, query)
-      return { users: page.users.map(view), next: page.next }
-    })
+    async ({ query }) => users.listUsers(ctx, query))
   panelRoute(app, { method: 'POST', url: '/api/users', tag, summary: 'Create a user', body: CreateUserBody, response: UserView, status: 201 },
-    async ({ body }) => view(await users.createUser(ctx, body)))
+    async ({ body }) => await users.createUser(ctx, body))
   panelRoute(app, { method: 'GET', url: '/api/users/:u', tag, summary: 'Get a user', params: UserParams, response: UserView },
-    async ({ params }) => view(await users.getUser(ctx, params.u)))
+    async ({ params }) => await users.getUser(ctx, params.u))
   panelRoute(app, { method: 'DELETE', url: '/api/users/:u', tag, summary: 'Delete a user record (issued tokens stay valid offline until expiry)', params: UserParams, response: DeletedReply },
     async ({ params }) => { await users.deleteUser(ctx, params.u); return { deleted: params.u } })
   panelRoute(app, { method: 'GET', url: '/api/users/:u/devices', tag, summary: 'Enrolled devices', params: UserParams, response: DevicesReply },
@@ -28,17 +23,17 @@ export function userRoutes (app: FastifyInstance, ctx: PanelContext): void {
   panelRoute(app, { method: 'DELETE', url: '/api/users/:u/devices/:deviceId', tag, summary: 'Drop one enrollment (no tokenVersion bump)', params: DeviceParams, response: DeletedReply },
     async ({ params }) => { await users.logoutDevice(ctx, params.u, params.deviceId); return { deleted: params.deviceId } })
   panelRoute(app, { method: 'POST', url: '/api/users/:u/password', tag, summary: 'Rotate the password: re-seals grants, ends every session', params: UserParams, body: PasswordBody, response: UserView },
-    async ({ params, body }) => view(await users.setPassword(ctx, params.u, body.password)))
+    async ({ params, body }) => await users.setPassword(ctx, params.u, body.password))
   panelRoute(app, { method: 'POST', url: '/api/users/:u/status', tag, summary: "Set status 'active' or 'disabled' (disabling revokes sessions)", params: UserParams, body: UserStatusBody, response: UserView },
-    async ({ params, body }) => view(await users.setStatus(ctx, params.u, body.status)))
+    async ({ params, body }) => await users.setStatus(ctx, params.u, body.status))
   panelRoute(app, { method: 'POST', url: '/api/users/:u/logout-all', tag, summary: 'End every session (bumps tokenVersion)', params: UserParams, response: UserView },
-    async ({ params }) => view(await users.logoutAll(ctx, params.u)))
+    async ({ params }) => await users.logoutAll(ctx, params.u))
   panelRoute(app, { method: 'POST', url: '/api/users/:u/max-devices', tag, summary: 'Set the concurrent device limit {maxDevices} (bumps tokenVersion)', params: UserParams, body: MaxDevicesBody, response: UserView },
-    async ({ params, body }) => view(await users.setMaxDevices(ctx, params.u, body.maxDevices)))
+    async ({ params, body }) => await users.setMaxDevices(ctx, params.u, body.maxDevices))
   panelRoute(app, { method: 'POST', url: '/api/users/:u/grants', tag, summary: 'Grant a stream (seals its key to the user)', params: UserParams, body: GrantBody, response: ChangedReply },
     async ({ params, body }) => grant(ctx, params.u, body.streamId))
   panelRoute(app, { method: 'DELETE', url: '/api/users/:u/grants/:id', tag, summary: 'Remove a manual grant; a package or auto-granting source that still covers the id keeps it (the reply says which)', params: GrantParams, response: RevokeReply },
     async ({ params }) => revoke(ctx, params.u, params.id))
   panelRoute(app, { method: 'POST', url: '/api/users/:u/packages', tag, summary: "Replace the user's packages and materialize the grants at once", params: UserParams, body: UserPackagesBody, response: UserView },
-    async ({ params, body }) => { await setUserPackages(ctx, params.u, body.packages); return view(await users.getUser(ctx, params.u)) })
+    async ({ params, body }) => { await setUserPackages(ctx, params.u, body.packages); return await users.getUser(ctx, params.u) })
 }

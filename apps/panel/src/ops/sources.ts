@@ -6,7 +6,7 @@ import { PanelError } from '../errors.js'
 import { SourceEntry, type SourceState } from '../registries.js'
 import { FeedParseError, parseFeed, type FeedEntry } from '../sources/parse.js'
 import { PullError, pullFeed, redactUrl } from '../sources/pull.js'
-import { reconcileUsers } from './entitlements.js'
+import { reconcileForStreams, reconcileUsers } from './entitlements.js'
 import { newStreamRecord } from './stream-meta.js'
 import { purgeStreams } from './streams.js'
 
@@ -284,8 +284,10 @@ export async function syncSource (ctx: PanelCore, name: string): Promise<SyncRep
   report.removed = ((await owned(ctx)).get(name) ?? []).map((e) => e.id).filter((id) => !keep.has(id))
   await purgeStreams(ctx, report.removed)
   if (report.added.length > 0 || report.removed.length > 0) {
-    const r = await reconcileUsers(ctx, 'all')
-    report.granted = r.granted
+    // Auto-granted channels are due to everyone; otherwise only package holders can gain them
+    // (removed channels already left every user with purgeStreams).
+    const r = source.autoGrant ? await reconcileUsers(ctx, 'all') : await reconcileForStreams(ctx, report.added)
+    report.granted = r?.granted ?? 0
   }
   await ctx.registries.sourceState.update((m) => { m[name] = { etag: pulled.etag, lastSync: { at: Date.now(), report }, lastError: null } })
   ctx.activity.record({ event: 'source.synced', source: name, count: report.added.length + report.updated.length + report.removed.length }, 'source synced')

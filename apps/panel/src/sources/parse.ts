@@ -98,6 +98,10 @@ function attrs (s: string): Record<string, string> {
   return out
 }
 
+const validFeedId = (prefix: string, feedId: string): boolean => {
+  try { sourceStreamId(prefix, feedId); return true } catch { return false }
+}
+
 /** A stable id from a display name: ASCII letters and digits joined by '-'. */
 const nameSlug = (name: string) => name.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40)
 
@@ -125,8 +129,8 @@ function parseM3u (text: string, prefix: string): ParsedFeed {
     const a = info.attrs
     const name = a['tvg-name'] !== undefined && a['tvg-name'] !== '' ? a['tvg-name'] : info.name
     const tvgId = a['tvg-id'] ?? ''
-    let id = ''
-    try { if (tvgId !== '') id = sourceStreamId(prefix, tvgId) && tvgId } catch { id = '' }
+    // The feed id: tvg-id when it makes a valid stream id, else a slug of the name, else a hash of the URL.
+    let id = tvgId !== '' && validFeedId(prefix, tvgId) ? tvgId : ''
     if (id === '') id = nameSlug(name)
     if (id === '') id = toHex(blake2b256(new TextEncoder().encode(line))).slice(0, 16)
     raw.push({ id, url: line, name, logo: a['tvg-logo'], description: null, ...(guide !== undefined && tvgId !== '' ? { epgUrl: guide, epgId: tvgId.slice(0, 128) } : {}) })
