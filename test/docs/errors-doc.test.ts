@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { CATALOG_ERROR_CODES } from '@arus/catalog'
 import { CONFIG_ERROR_CODES } from '@arus/config-snapshots'
 import { CRYPTO_ERROR_CODES } from '@arus/crypto'
+import { REPORTS_ERROR_CODES } from '@arus/reports'
 import { FEED_ERROR_CODES } from '@arus/feed'
 import { RPC_ERROR_CODES, RPC_ERROR_REASONS } from '@arus/rpc'
 import { SERVICE_ERROR_CODES } from '@arus/service'
@@ -34,6 +35,7 @@ const SECTIONS = new Map<string, Map<string, Expected>>([
   ['@arus/crypto', plain(CRYPTO_ERROR_CODES)],
   ['@arus/service', withStatus(SERVICE_ERROR_CODES)],
   ['@arus/config-snapshots', withStatus(CONFIG_ERROR_CODES)],
+  ['@arus/reports', withStatus(REPORTS_ERROR_CODES)],
   ['@arus/swarm', plain(SWARM_ERROR_CODES)],
   ['@arus/catalog', plain(CATALOG_ERROR_CODES)],
   ['@arus/feed', plain(FEED_ERROR_CODES)],

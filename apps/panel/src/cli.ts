@@ -1,5 +1,6 @@
 import type { Command } from 'commander'
 import { configCommands } from '@arus/config-snapshots'
+import { reportCommands } from '@arus/reports'
 import { adminCommands, createDaemonProgram, processIO, runCommandLine, type CliIO } from '@arus/service'
 import { cliBase, openConfig, withRegistries } from './cli/context.js'
 import { identityCommands } from './cli/identity-commands.js'
@@ -10,6 +11,7 @@ import { registryCommands } from './cli/registry-commands.js'
 import { streamCommands } from './cli/stream-commands.js'
 import { userCommands } from './cli/user-commands.js'
 import { main } from './main.js'
+import { reportCommandsEnv } from './reports.js'
 
 /** Builds the `arus-panel` program; nothing runs until `parseAsync`. */
 export function buildProgram (io: CliIO): Command {
@@ -32,6 +34,7 @@ export function buildProgram (io: CliIO): Command {
   sourceCommands(program, cli)
   registryCommands(program, cli)
   configCommands(program, cli, () => openConfig(io))
+  reportCommands(program, cli, { open: () => { const { config, log } = cliBase(io); return reportCommandsEnv(config, log) } })
   return program
 }
 

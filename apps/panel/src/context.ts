@@ -17,6 +17,8 @@ export interface PanelSettings {
   powDifficulty: number
   registerMaxSkewMs: number
   serviceName: string
+  /** ESCROW_EXPORT: whether POST /api/identity/escrow exists (spec 1 "Authentication" 5). */
+  escrowExport: boolean
   /** SOURCES_MAX_BYTES, SOURCES_MAX_CHANNELS, SOURCES_PULL_TIMEOUT_MS. */
   sources: { maxBytes: number; maxChannels: number; pullTimeoutMs: number }
   /** CONFIG_SNAPSHOT_KEEP and BACKUP_DIR. */

@@ -11,6 +11,8 @@ export const PANEL_ERROR_CODES = {
   PANEL_NO_STREAM_KEY: { status: 409, meaning: 'the stream has no key on this panel (it was never added or registered)' },
   PANEL_ESCROW_MISMATCH: { status: 400, meaning: 'the escrow file decrypted but its content is not a valid identity for its fingerprint' },
   PANEL_ESCROW_UNREADABLE: { status: 400, meaning: 'the escrow file is not JSON' },
+  PANEL_ESCROW_WRONG_PASSWORD: { status: 403, meaning: 'POST /api/identity/escrow: the password is not the calling admin\'s (the attempt counts)' },
+  PANEL_ESCROW_THROTTLED: { status: 429, meaning: 'POST /api/identity/escrow: 3 attempts in the last hour, panel-wide; the body carries retryAfter (seconds, also a Retry-After header)' },
   PANEL_SOURCE_SYNC: { status: 502, meaning: 'a remote source could not be synced (pull failed, oversize, too many entries, unreadable feed); the last good state stays and the source shows the error' },
   PANEL_RESTORE_TARGET: { status: 400, meaning: 'the --restore-to directory must be empty or absent' }
 } as const satisfies ErrorTable
@@ -19,12 +21,16 @@ export type PanelErrorCode = keyof typeof PANEL_ERROR_CODES
 
 export class PanelError extends ArusError {
   declare readonly code: PanelErrorCode
-  constructor (code: PanelErrorCode, message: string = PANEL_ERROR_CODES[code].meaning) {
-    super(code, message, { status: PANEL_ERROR_CODES[code].status })
+  constructor (code: PanelErrorCode, message: string = PANEL_ERROR_CODES[code].meaning, init: { details?: Record<string, unknown> } = {}) {
+    super(code, message, { ...init, status: PANEL_ERROR_CODES[code].status })
     this.name = 'PanelError'
   }
 
   static notFound (what: string): PanelError { return new PanelError('PANEL_NOT_FOUND', `${what} not found`) }
   static exists (what: string): PanelError { return new PanelError('PANEL_EXISTS', `${what} already exists`) }
   static invalid (message: string): PanelError { return new PanelError('PANEL_INVALID_INPUT', message) }
+  /** `retryAfter` (whole seconds) goes to `details.retryAfter`: the HTTP layer adds it to the body and a Retry-After header. */
+  static escrowThrottled (retryAfter: number): PanelError {
+    return new PanelError('PANEL_ESCROW_THROTTLED', `too many escrow attempts; retry after ${retryAfter} s`, { details: { retryAfter } })
+  }
 }

@@ -1,12 +1,14 @@
 import type Hyperswarm from 'hyperswarm'
 import { controlSettings, swarmSettings, type Logger } from '@arus/service'
 import { createSwarm, parseBootstrap, topicFor } from '@arus/swarm'
+import { createAnalytics } from './analytics/index.js'
 import { panelActivity } from './audit.js'
 import { panelSettings, type PanelConfig } from './config.js'
 import type { PanelContext } from './context.js'
 import { startAdminServer } from './http/server.js'
 import { countChannels, createPanelMetrics, type PanelMetrics } from './metrics.js'
 import { openPanel } from './open.js'
+import { panelReports } from './reports.js'
 import { watchRegistries } from './registry-watch.js'
 import { startSourceScheduler } from './sources/scheduler.js'
 import { servePanelRpc } from './rpc/serve.js'
@@ -35,7 +37,10 @@ export async function main (config: PanelConfig, log: Logger): Promise<RunningPa
     keyPair: { publicKey: ctx.identity.publicKey, secretKey: ctx.identity.secretKey }
   })
   const metrics = createPanelMetrics()
-  const rpc = servePanelRpc(ctx, store, swarm, metrics)
+  const reports = panelReports(config, ctx, metrics, log)
+  const analytics = createAnalytics({ log, now: ctx.now, onlineApps: () => swarm.connections.size, catalogCounts: () => countChannels(ctx.catalog) },
+    { dir: ctx.paths.analytics, saltFile: ctx.paths.analyticsSalt, retentionDays: config.ANALYTICS_RETENTION_DAYS })
+  const rpc = servePanelRpc(ctx, store, swarm, metrics, reports, analytics)
   const registries = await watchRegistries(ctx)
   const sources = startSourceScheduler(ctx)
   const closeP2p = async () => {
@@ -43,17 +48,21 @@ export async function main (config: PanelConfig, log: Logger): Promise<RunningPa
     await registries.close()
     await rpc.close()
     await swarm.destroy().catch(() => {})
+    await analytics.close()
+    await reports.close()
     await opened.close()
   }
   const startedAt = Date.now()
   let admin: Awaited<ReturnType<typeof startAdminServer>> | null = null
   try {
+    await reports.start()
+    await analytics.ready()
     await swarm.join(topicFor(ctx.identity.publicKey), { server: true, client: false }).flushed()
     metrics.bind({ startedAt, swarmConnections: () => swarm.connections.size, channels: () => countChannels(ctx.catalog) })
     log.info({ event: 'panel.ready', panelKey: Buffer.from(ctx.identity.publicKey).toString('hex') }, 'panel ready')
     // The admin API and dashboard only when ADMIN_ENABLED=1 (spec 1 "What the service does" 4).
     const control = controlSettings(config, 'ADMIN')
-    if (control.enabled) admin = await startAdminServer({ ctx, metrics, startedAt, swarm, onSourcesChanged: () => sources.poke() }, control, log)
+    if (control.enabled) admin = await startAdminServer({ ctx, metrics, reports, analytics, startedAt, swarm, onSourcesChanged: () => sources.poke() }, control, log)
   } catch (err) {
     await closeP2p()
     throw err

@@ -7,6 +7,10 @@ export interface PanelPaths {
   privateDir: string
   /** Config snapshots (0700; files 0600): they hold secrets. */
   configSnapshots: string
+  /** Analytics day files (counts only, spec 1 "Analytics"): outside the catalog, never with ANALYTICS_RETENTION_DAYS=0. */
+  analytics: string
+  /** The current UTC day's viewer salt (analytics): deleted at day rollover. */
+  analyticsSalt: string
   identity: string
   streamKeys: string
   publishers: string
@@ -20,6 +24,8 @@ export interface PanelPaths {
   /** ETags and last reports of the sources. */
   sourceState: string
   legacyPublisherKey: string
+  /** Problem reports and alerts (@arus/reports): outside the catalog, never with REPORTS_RETENTION_DAYS=0. */
+  reports: string
 }
 
 export function panelPaths (dataDir: string): PanelPaths {
@@ -29,6 +35,8 @@ export function panelPaths (dataDir: string): PanelPaths {
     store: join(dataDir, 'store'),
     privateDir,
     configSnapshots: join(dataDir, 'config-snapshots'),
+    analytics: join(dataDir, 'analytics'),
+    analyticsSalt: join(privateDir, 'analytics-salt.json'),
     identity: join(privateDir, 'identity.json'),
     streamKeys: join(privateDir, 'stream-keys.json'),
     publishers: join(privateDir, 'publishers.json'),
@@ -37,6 +45,7 @@ export function panelPaths (dataDir: string): PanelPaths {
     entitlements: join(privateDir, 'entitlements.json'),
     sources: join(privateDir, 'sources.json'),
     sourceState: join(privateDir, 'source-state.json'),
-    legacyPublisherKey: join(privateDir, 'legacy-publisher.key')
+    legacyPublisherKey: join(privateDir, 'legacy-publisher.key'),
+    reports: join(dataDir, 'reports')
   }
 }

@@ -16,7 +16,8 @@ export const panelReference: DaemonReference = {
     const ctx = referenceStub<PanelContext>({
       log: createLogger({ name: 'reference', level: 'silent' }),
       identity: { publicKey: new Uint8Array(32), secretKey: new Uint8Array(64) },
-      settings: { lockoutThreshold: 1, lockoutSeconds: 1 },
+      // escrowExport: the reference documents the escrow route, which exists only with ESCROW_EXPORT=1.
+      settings: { lockoutThreshold: 1, lockoutSeconds: 1, escrowExport: true },
       admins: referenceStub({ argon: { opslimit: 1, memlimit: 8192 } })
     })
     const metrics: PanelMetrics = createPanelMetrics()

@@ -65,6 +65,7 @@ export function startClient (target: RpcConnection | ProtomuxRPC, init: RpcClien
     login: (req, opts) => call('login', req, opts),
     session: (req, opts) => call('session', req, opts),
     register: (req, opts) => call('register', req, opts),
+    report: (req, opts) => call('report', req, opts),
     request: (method, value, opts) => {
       let bytes: Uint8Array
       try {

@@ -15,6 +15,7 @@ import type { RpcErrorBody } from './reasons.js'
 import { startResponder } from './responder.js'
 import type { HelloReply, LoginReply, LoginRequest, SessionReply, SessionRequest } from './schema-auth.js'
 import type { RegisterReply, RegisterRequest } from './schema-register.js'
+import type { ReportReply, ReportRequest } from './schema-report.js'
 
 export { PROTOCOL_VERSION, MAX_REQUEST_BYTES, MAX_REGISTER_PAYLOAD_BYTES, DEFAULT_TIMEOUT_MS, SESSION_SIGNED_PREFIX } from './constants.js'
 export { RpcError, RPC_ERROR_CODES, type RpcErrorCode, type RpcRemoteErrorFields } from './errors.js'
@@ -22,6 +23,10 @@ export { RPC_ERROR_REASONS, COMMON_ERROR_REASONS, ErrorReply, type RpcErrorReaso
 export { METHODS, isRpcMethod, type MethodSpec, type RpcMethod, type RpcRequest, type RpcReply } from './methods.js'
 export { HelloRequest, HelloReply, LoginRequest, LoginReply, SessionRequest, SessionReply } from './schema-auth.js'
 export { RegisterRequest, RegisterReply } from './schema-register.js'
+export {
+  ReportRequest, ReportReply, ReportEvent, REPORT_CATEGORIES, REPORT_EVENT_KINDS, REPORT_TEXT_MAX, REPORT_EVENTS_MAX,
+  REPORT_EVENT_DETAIL_MAX_BYTES, MAX_REPORT_REQUEST_BYTES, type ReportCategory
+} from './schema-report.js'
 export {
   RegisterPayload, parseRegisterPayload, encodeRegisterPayload, registerSignedBytes,
   type RegisterPayloadInput, type RegisterPayloadParse
@@ -84,6 +89,8 @@ export interface RpcClient {
   session (req: Omit<SessionRequest, 'v'>, opts?: RpcCallOptions): Promise<SessionReply>
   /** Publish a signed register payload (text from `encodeRegisterPayload`). */
   register (req: Omit<RegisterRequest, 'v'>, opts?: RpcCallOptions): Promise<RegisterReply>
+  /** File a problem report under a session token (a panel without reports: `RPC_UNKNOWN_METHOD`). */
+  report (req: Omit<ReportRequest, 'v'>, opts?: RpcCallOptions): Promise<ReportReply>
   /**
    * Raw call (tests, probing): `value` is sent as-is if bytes, UTF-8 if a
    * string, JSON otherwise. Resolves with the reply parsed as JSON, error

@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import type { RpcErrorReason } from './reasons.js'
 import { HelloReply, HelloRequest, LoginReply, LoginRequest, SessionReply, SessionRequest } from './schema-auth.js'
 import { RegisterReply, RegisterRequest } from './schema-register.js'
+import { MAX_REPORT_REQUEST_BYTES, ReportReply, ReportRequest } from './schema-report.js'
 
 /** One row of the method table. */
 export interface MethodSpec<Req extends z.ZodType = z.ZodType, Rep extends z.ZodType = z.ZodType> {
@@ -13,13 +14,15 @@ export interface MethodSpec<Req extends z.ZodType = z.ZodType, Rep extends z.Zod
   readonly errors: readonly RpcErrorReason[]
   /** One-line description. */
   readonly summary: string
+  /** The method's own raw request cap, checked before parsing (below the responder's). */
+  readonly maxRequestBytes?: number
 }
 
 /**
  * The panel's RPC method table (spec 1-panel.md "Peer-to-peer RPC"). Everything
  * else — handler types, client methods, docs checks — derives from it, so a new
- * method is one more row. The problem-report method is not served yet: until it
- * is, protomux-rpc itself answers it with 'unknown method'.
+ * method is one more row. A panel that does not serve `report` (reports disabled) leaves
+ * protomux-rpc to answer it with 'unknown method'.
  */
 export const METHODS = {
   hello: {
@@ -45,6 +48,13 @@ export const METHODS = {
     reply: RegisterReply,
     errors: ['unknown-publisher', 'revoked', 'out-of-scope', 'unauthorized', 'stale'],
     summary: 'publish or update a catalog record from a signed payload'
+  },
+  report: {
+    request: ReportRequest,
+    reply: ReportReply,
+    errors: ['unauthorized', 'locked'],
+    summary: 'file a pseudonymous viewer problem report under a session token',
+    maxRequestBytes: MAX_REPORT_REQUEST_BYTES
   }
 } as const satisfies Record<string, MethodSpec>
 

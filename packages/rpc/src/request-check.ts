@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import { PROTOCOL_VERSION } from './constants.js'
 import { describeIssues } from './detail.js'
-import { METHODS, type RpcMethod, type RpcRequest } from './methods.js'
+import { METHODS, type MethodSpec, type RpcMethod, type RpcRequest } from './methods.js'
 import type { ErrorReply, RpcErrorReason } from './reasons.js'
 import { isJsonObject, utf8DecodeStrict } from './text.js'
 
@@ -17,7 +17,7 @@ export type CheckedRequest<M extends RpcMethod> =
  */
 export function checkRequest<M extends RpcMethod> (method: M, value: unknown, maxBytes: number): CheckedRequest<M> {
   if (!(value instanceof Uint8Array) || value.byteLength === 0) return invalid('empty request')
-  if (value.byteLength > maxBytes) return fail('too-large')
+  if (value.byteLength > Math.min(maxBytes, (METHODS[method] as MethodSpec).maxRequestBytes ?? maxBytes)) return fail('too-large')
   const text = utf8DecodeStrict(value)
   if (text === null) return invalid('request is not valid UTF-8')
   let json: unknown

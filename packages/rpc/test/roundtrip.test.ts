@@ -91,7 +91,7 @@ describe('round trip over a testnet connection', () => {
     expect(err).toMatchObject({ code: 'RPC_REMOTE_ERROR', reason: 'unknown-publisher' })
   })
 
-  it('an unserved method (the future report) is RPC_UNKNOWN_METHOD with message "unknown method"', async () => {
+  it('an unserved method (report on a panel without reports) is RPC_UNKNOWN_METHOD with message "unknown method"', async () => {
     const err = await rejection(client.request('report', { v: 1, category: 'buffering' }))
     expect(err.code).toBe('RPC_UNKNOWN_METHOD')
     expect(err.message).toBe('unknown method')

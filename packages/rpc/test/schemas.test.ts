@@ -9,7 +9,7 @@ describe('constants and tables', () => {
   it('fixes the wire constants', () => {
     expect(PROTOCOL_VERSION).toBe(1)
     expect(MAX_REQUEST_BYTES).toBe(65536)
-    expect(Object.keys(METHODS)).toEqual(['hello', 'login', 'session', 'register'])
+    expect(Object.keys(METHODS)).toEqual(['hello', 'login', 'session', 'register', 'report'])
   })
 
   it('lists only known reasons per method, and codes are package-prefixed', () => {

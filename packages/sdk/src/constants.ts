@@ -49,17 +49,6 @@ export const LOGIN_RETRY_DELAY_MS = 1_000
 
 /** "Limits": report cooldown, per channel and category. */
 export const REPORT_COOLDOWN_MS = 10 * 60_000
-/** Spec 1 "Problem report": the category enum, text cap, breadcrumb ring. */
-export const REPORT_CATEGORIES = ['no-audio', 'black-screen', 'visual-artifacts', 'buffering', 'wrong-content', 'login', 'other'] as const
-export const REPORT_TEXT_MAX = 300
-export const REPORT_EVENTS_MAX = 50
-export const REPORT_EVENT_DETAIL_MAX_BYTES = 200
-/**
- * RPC method name of a problem report. Spec 1 does not fix it ("not shown"); panels without the
- * feature answer 'unknown method', which the engine reports as `unsupported` (Arus).
- */
-export const REPORT_METHOD = 'report'
-
 /** "EPG data" defaults. */
 export const EPG_DEFAULTS = {
   maxBytes: 8 * 1024 * 1024,

@@ -1,9 +1,9 @@
 import b4a from 'b4a'
-import { RpcError, type RpcClient } from '@arus/rpc'
-import { z } from 'zod'
 import {
-  REPORT_CATEGORIES, REPORT_COOLDOWN_MS, REPORT_EVENT_DETAIL_MAX_BYTES, REPORT_EVENTS_MAX, REPORT_METHOD, REPORT_TEXT_MAX
-} from './constants.js'
+  REPORT_CATEGORIES, REPORT_EVENT_DETAIL_MAX_BYTES, REPORT_EVENTS_MAX, REPORT_TEXT_MAX, RpcError, type RpcClient
+} from '@arus/rpc'
+import { z } from 'zod'
+import { REPORT_COOLDOWN_MS } from './constants.js'
 import { SdkError } from './errors.js'
 import type { ReportInput, ReportResult } from './index.js'
 
@@ -56,11 +56,10 @@ export class Reporter {
     if (token === null) throw SdkError.notLoggedIn()
     const rpc = this.deps.rpc()
     if (rpc === null) throw SdkError.notConnected()
-    const text = r.text === undefined || r.text === null ? null : r.text.replace(CONTROL, '').slice(0, REPORT_TEXT_MAX)
-    let reply: unknown
+    const text = r.text === undefined || r.text === null ? null : cutUnits(r.text.replace(CONTROL, ''), REPORT_TEXT_MAX)
+    let reply: { collapsed?: true }
     try {
-      reply = await rpc.request(REPORT_METHOD, {
-        v: 1,
+      reply = await rpc.report({
         token,
         category: r.category,
         text,
@@ -71,20 +70,30 @@ export class Reporter {
         events: [...this.ring]
       })
     } catch (err) {
+      // 'unknown method': the panel has reports disabled or predates them (spec 3 "Errors").
       if (err instanceof RpcError && err.code === 'RPC_UNKNOWN_METHOD') return this.answered(key, { status: 'unsupported' })
       if (err instanceof RpcError && err.code === 'RPC_CLOSED') throw SdkError.notConnected()
-      throw SdkError.reportRejected(err instanceof Error ? err.message : String(err), err)
+      // The panel's throttle: shown like the cooldown, and this key waits as long as the panel asks.
+      if (err instanceof RpcError && err.reason === 'locked') {
+        const retryAfter = err.retryAfter ?? Math.ceil(REPORT_COOLDOWN_MS / 1000)
+        return this.answered(key, { status: 'locked', retryAfter }, retryAfter * 1000)
+      }
+      throw SdkError.reportRejected(err instanceof RpcError && err.reason !== undefined ? err.reason : err instanceof Error ? err.message : String(err), err)
     }
-    const body = (reply ?? {}) as { ok?: unknown; collapsed?: unknown; error?: unknown; retryAfter?: unknown }
-    if (body.error === 'locked') return { status: 'locked', ...(typeof body.retryAfter === 'number' ? { retryAfter: body.retryAfter } : {}) }
-    if (typeof body.error === 'string') throw SdkError.reportRejected(body.error)
-    return this.answered(key, { status: body.collapsed === true ? 'collapsed' : 'sent' })
+    return this.answered(key, { status: reply.collapsed === true ? 'collapsed' : 'sent' })
   }
 
-  private answered (key: string, result: ReportResult): ReportResult {
-    this.cooldown.set(key, this.deps.now() + REPORT_COOLDOWN_MS)
+  private answered (key: string, result: ReportResult, waitMs = REPORT_COOLDOWN_MS): ReportResult {
+    this.cooldown.set(key, this.deps.now() + waitMs)
     return result
   }
+}
+
+/** The first `max` UTF-16 units of `s`, never ending on half a surrogate pair (the panel refuses lone surrogates). */
+function cutUnits (s: string, max: number): string {
+  if (s.length <= max) return s
+  const code = s.charCodeAt(max - 1)
+  return s.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)
 }
 
 function cutBytes (s: string, max: number): string {

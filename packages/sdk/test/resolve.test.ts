@@ -178,18 +178,20 @@ describe('local HTTP server', () => {
 })
 
 describe('problem reports', () => {
-  it("a panel without reports answers 'unsupported'; a second report per channel and category waits 10 minutes", async (t) => {
+  it('the panel takes a report; a second one per channel and category waits 10 minutes on the device', async (t) => {
     let now = Date.now()
     const player = newPlayer(t, stack, {}, { now: () => now })
     await connectAndLogin(player, 'alice', 'alice-pw')
-    expect(await player.report({ channel: 'news', category: 'buffering' })).toEqual({ status: 'unsupported' })
+    expect(await player.report({ channel: 'news', category: 'buffering' })).toEqual({ status: 'sent' })
     expect(await player.report({ channel: 'news', category: 'buffering', text: 'again' })).toEqual({ status: 'cooldown', retryAfter: 600 })
-    expect(await player.report({ channel: 'news', category: 'no-audio' })).toEqual({ status: 'unsupported' })
-    expect(await player.report({ channel: 'movie', category: 'buffering' })).toEqual({ status: 'unsupported' })
+    expect(await player.report({ channel: 'news', category: 'no-audio' })).toEqual({ status: 'sent' })
+    expect(await player.report({ channel: 'movie', category: 'buffering' })).toEqual({ status: 'sent' })
     now += 9 * 60_000
     expect(await player.report({ channel: 'news', category: 'buffering' })).toEqual({ status: 'cooldown', retryAfter: 60 })
     now += 60_000
-    expect(await player.report({ channel: 'news', category: 'buffering' })).toEqual({ status: 'unsupported' })
+    expect(await player.report({ channel: 'news', category: 'buffering' })).toEqual({ status: 'sent' })
+    const { reports } = await api(stack, 'GET', '/api/reports?channel=news') as { reports: Array<{ category: string; count: number }> }
+    expect(reports.map((r) => [r.category, r.count]).sort()).toEqual([['buffering', 2], ['no-audio', 1]])
     await expect(player.report({ channel: 'news', category: 'boring' as never })).rejects.toMatchObject({ code: 'SDK_INVALID_ARGUMENT' })
   })
 })

@@ -21,7 +21,7 @@ export type DeepReadonly<T> =
 export type FrozenConfig<S extends z.ZodObject> = DeepReadonly<z.output<S>>
 
 /** Variables whose value is never echoed in errors. */
-export const SECRET_NAME = /KEY|SECRET|PASS|TOKEN/i
+export const SECRET_NAME = /KEY|SECRET|PASS|TOKEN|WEBHOOK/i
 
 const MAX_ECHO = 80
 

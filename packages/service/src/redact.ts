@@ -10,7 +10,7 @@ export const REDACTED = '[redacted]'
 export const SECRET_KEYS: readonly string[] = Object.freeze([
   'password', 'passphrase', 'secret', 'secretKey', 'privateKey', 'key', 'streamKey', 'publisherKey',
   'token', 'sessionToken', 'adminToken', 'verifier', 'rwd', 'wrapKey', 'encPriv', 'seed',
-  'authorization', 'cookie', 'webhookSecret'
+  'authorization', 'cookie', 'webhookSecret', 'webhookUrl', 'botToken'
 ])
 
 /** pino redaction paths: each secret key at the top level and one level down, plus request headers. */

@@ -42,6 +42,7 @@ export async function linkToPanel (t: TestContextLike, testnet: Testnet, panelKe
     login: (...a) => current().rpc.login(...a),
     session: (...a) => current().rpc.session(...a),
     register: (...a) => current().rpc.register(...a),
+    report: (...a) => current().rpc.report(...a),
     request: (...a) => current().rpc.request(...a),
     close: () => { for (const l of links) l.rpc.close() }
   }

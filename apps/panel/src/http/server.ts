@@ -1,13 +1,17 @@
 import { fileURLToPath } from 'node:url'
 import { CatalogError } from '@arus/catalog'
 import { configRoutes } from '@arus/config-snapshots'
+import { reportRoutes, type Reports } from '@arus/reports'
 import {
-  ArusError, buildControlServer, listenControlServer, type ControlSettings, type FastifyInstance, type Logger, type VerifyWorker
+  ArusError, buildControlServer, createVerifyWorker, listenControlServer, type ControlSettings, type FastifyInstance, type Logger, type VerifyWorker
 } from '@arus/service'
+import type { AnalyticsReader } from '../analytics/index.js'
 import type { PanelContext } from '../context.js'
 import type { PanelMetrics } from '../metrics.js'
 import { METRICS_PREFIX } from '../metrics.js'
+import { analyticsRoutes } from './analytics-routes.js'
 import { categoryRoutes } from './category-routes.js'
+import { escrowRoutes } from './escrow-routes.js'
 import { packageRoutes } from './package-routes.js'
 import { vodConfigRoutes } from './vod-config-routes.js'
 import { sourceRoutes } from './source-routes.js'
@@ -23,8 +27,12 @@ export type AdminHttpSettings = Pick<ControlSettings, 'sessionTtlMs' | 'verifyTi
 export interface AdminServerDeps extends StatusSources {
   ctx: PanelContext
   metrics: PanelMetrics
+  /** Aggregate analytics for GET /api/analytics; omitted: the route answers `enabled: false`. */
+  analytics?: AnalyticsReader
+  /** Problem reports and alerts (their routes answer `enabled: false` when reports are disabled). */
+  reports: Reports
   settings: AdminHttpSettings
-  /** A verify worker to use (tests count verifications); default: the kit makes one. */
+  /** A verify worker to use (tests count verifications), not closed with the server; default: one made here, shared by the login and the escrow route. */
   verifier?: VerifyWorker
   /** Called after a source is added, edited or removed (the scheduler re-reads the registry). */
   onSourcesChanged?: () => void
@@ -60,6 +68,9 @@ export const UI_DIR = fileURLToPath(new URL('../../ui/', import.meta.url))
 /** The panel's admin API and dashboard, not listening (STYLE 3: buildAdminServer). */
 export function buildAdminServer (deps: AdminServerDeps): FastifyInstance {
   const { ctx } = deps
+  // One verify worker for the login and the escrow route's password re-check: verifications
+  // run one at a time, off the main loop (spec 1 "Authentication" 3, 5).
+  const verifier = deps.verifier ?? createVerifyWorker({ timeoutMs: deps.settings.verifyTimeoutMs, decoyCost: ctx.admins.argon })
   const app = buildControlServer({
     log: ctx.log,
     info: { title: 'arus-panel admin API', version: '1', description: 'See docs/panel-api.md' },
@@ -76,12 +87,13 @@ export function buildAdminServer (deps: AdminServerDeps): FastifyInstance {
       keys: { publicKey: ctx.identity.publicKey, secretKey: ctx.identity.secretKey },
       sessionTtlMs: deps.settings.sessionTtlMs,
       lockout: { threshold: ctx.settings.lockoutThreshold, windowSeconds: ctx.settings.lockoutSeconds },
-      verifyTimeoutMs: deps.settings.verifyTimeoutMs,
-      ...(deps.verifier !== undefined ? { verifier: deps.verifier } : {}),
+      verifier,
       ...(deps.now !== undefined ? { now: deps.now } : {})
     }
   })
+  if (deps.verifier === undefined) app.addHook('onClose', async () => { await verifier.close() })
   statusRoutes(app, ctx, deps)
+  analyticsRoutes(app, deps.analytics)
   userRoutes(app, ctx)
   streamRoutes(app, ctx)
   categoryRoutes(app, ctx)
@@ -90,6 +102,9 @@ export function buildAdminServer (deps: AdminServerDeps): FastifyInstance {
   sourceRoutes(app, ctx, deps.onSourcesChanged)
   registryRoutes(app, ctx)
   configRoutes(app, ctx.snapshots)
+  reportRoutes(app, deps.reports)
+  // Only with ESCROW_EXPORT=1; otherwise the path is an unknown route (spec 1 "Errors").
+  if (ctx.settings.escrowExport) escrowRoutes(app, ctx, verifier)
   return app
 }
 

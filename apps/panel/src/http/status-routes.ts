@@ -29,8 +29,8 @@ export function statusRoutes (app: FastifyInstance, ctx: PanelContext, src: Stat
         panelKey: toHex(ctx.identity.publicKey),
         serviceName: ctx.settings.serviceName,
         pairingCode: pairingCode(ctx.identity.publicKey),
-        // The escrow route comes with its own issue; until then it does not exist.
-        escrowExport: false
+        // ESCROW_EXPORT: whether POST /api/identity/escrow exists (escrow-routes.ts).
+        escrowExport: ctx.settings.escrowExport
       }
     })
   const disk = createDiskProbe(ctx.paths.dataDir)

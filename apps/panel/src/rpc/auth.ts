@@ -3,6 +3,7 @@ import {
   createPowChallenge, deriveUserOprfKey, fromHex, oprf, randomBytes, signToken, toHex, verify, verifyPow
 } from '@arus/crypto'
 import { sessionSignedBytes, type RpcContext, type RpcErrorBody, type RpcReply, type RpcRequest } from '@arus/rpc'
+import type { AnalyticsRecorder } from '../analytics/index.js'
 import type { PanelContext } from '../context.js'
 import type { PanelMetrics } from '../metrics.js'
 import type { Lockout as Throttle } from '@arus/service'
@@ -35,7 +36,8 @@ export function enrollDevice (u: UserRecord, deviceId: string, label: string, no
   return { ...u, devices }
 }
 
-export function createAuthHandlers (ctx: PanelContext, throttle: Throttle, metrics: PanelMetrics) {
+/** `analytics` counts what `metrics` counts (spec 1 "Analytics"); it alone sees the username, only to hash it. */
+export function createAuthHandlers (ctx: PanelContext, throttle: Throttle, metrics: PanelMetrics, analytics: AnalyticsRecorder) {
   return {
     async hello (_req: RpcRequest<'hello'>, call: CallContext): Promise<RpcReply<'hello'>> {
       const s = state(call)
@@ -51,7 +53,7 @@ export function createAuthHandlers (ctx: PanelContext, throttle: Throttle, metri
       if (!verifyPow(challenge, fromHex(req.powNonce), ctx.settings.powDifficulty)) return { error: 'bad-pow' }
       const keys = throttleKeys(req.username, call)
       const retryAfter = throttle.retryAfter(keys)
-      if (retryAfter > 0) { metrics.loginsFailed.inc(); return { error: 'locked', retryAfter } }
+      if (retryAfter > 0) { metrics.loginsFailed.inc(); analytics.loginFailed(); return { error: 'locked', retryAfter } }
       throttle.hit(keys)
       // Unknown usernames are evaluated under their derived key too: the reply cannot tell them apart.
       const sk = deriveUserOprfKey(ctx.identity.oprfSeed, req.username)
@@ -81,8 +83,8 @@ export function createAuthHandlers (ctx: PanelContext, throttle: Throttle, metri
       const ok = user !== null &&
         verify(msg, fromHex(req.authSig, 64), fromHex(user.authPub, 32)) &&
         verify(msg, fromHex(req.deviceSig, 64), fromHex(req.deviceId, 32))
-      if (!ok || !user) { metrics.loginsFailed.inc(); return { error: 'unauthorized' } }
-      if (user.status !== 'active') { metrics.loginsFailed.inc(); return { error: 'disabled' } }
+      if (!ok || !user) { metrics.loginsFailed.inc(); analytics.loginFailed(); return { error: 'unauthorized' } }
+      if (user.status !== 'active') { metrics.loginsFailed.inc(); analytics.loginFailed(); return { error: 'disabled' } }
       const now = ctx.now()
       let enrolled: UserRecord = user
       await ctx.catalog.updateUser(req.username, (u) => {
@@ -95,6 +97,8 @@ export function createAuthHandlers (ctx: PanelContext, throttle: Throttle, metri
       const token = signToken({ v: 1, typ: 'session', sub: req.username, dev: req.deviceId, tv: enrolled.tokenVersion, iat: now, exp: expiresAt }, ctx.identity.secretKey)
       metrics.loginsOk.inc()
       metrics.sessionsIssued.inc()
+      analytics.loginSucceeded()
+      analytics.sessionIssued(req.username)
       return { v: 1, token, expiresAt, tokenVersion: enrolled.tokenVersion, deviceCount: enrolled.devices.length }
     }
   }
