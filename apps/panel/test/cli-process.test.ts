@@ -3,9 +3,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { normalizePairingCode, pairingCode, fromHex, sign, toHex } from '@arus/crypto'
 import { encodeRegisterPayload } from '@arus/rpc'
-import { createTestnet, spawnProcess, tmpDir } from '@arus/testkit'
+import { createTestnet, spawnProcess, tmpDir, viewerLogin } from '@arus/testkit'
 import { cli, cliJson, initPanel, linkToPanel, PANEL_BIN, panelEnv, spawnPanel } from './helpers.js'
-import { viewerLogin } from './viewer-login.js'
 
 describe('arus-panel as a process', () => {
   it('prints help with no command, and init prints the panel key and pairing code once', async (t) => {

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { fromHex, randomBytes, solvePow, toHex } from '@arus/crypto'
 import { encodeRegisterPayload } from '@arus/rpc'
-import { cleanupAll, createTestnet, tmpDir, type SpawnedProcess, type Testnet } from '@arus/testkit'
+import { cleanupAll, createTestnet, tmpDir, type SpawnedProcess, type Testnet, viewerLogin } from '@arus/testkit'
 import { cliJson, initPanel, linkToPanel, panelEnv, spawnPanel, type PanelLink } from './helpers.js'
-import { viewerLogin } from './viewer-login.js'
 
 // Hardening: thousands of malformed requests of every shape, to every method, against a
 // real panel process. Each must get an in-band error; the panel must stay up and still

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { generateSigningKeyPair } from '@arus/crypto'
 import { checkSession, sessionLive } from '@arus/sdk'
 import { RpcError } from '@arus/rpc'
-import { cleanupAll, createTestnet, tmpDir, type Testnet } from '@arus/testkit'
+import { cleanupAll, createTestnet, tmpDir, type Testnet, viewerLogin, WrongPasswordError } from '@arus/testkit'
 import { cliJson, initPanel, linkToPanel, panelEnv, spawnPanel, type PanelLink } from './helpers.js'
-import { viewerLogin, WrongPasswordError } from './viewer-login.js'
 
 // One panel process (separate from the test process) on a local testnet; accounts are
 // prepared through the CLI before it starts, because the CLI and a running panel cannot

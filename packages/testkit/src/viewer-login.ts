@@ -6,7 +6,8 @@ import type { CatalogReader, UserRecord } from '@arus/catalog'
 import { sessionSignedBytes, type RpcClient } from '@arus/rpc'
 
 /**
- * The viewer side of login (spec 3 "Authentication" 1), written from docs/rpc-protocol.md:
+ * The viewer side of login (spec 3 "Authentication" 1), written from docs/rpc-protocol.md, for
+ * tests that need many real enrolled devices without an SDK engine each:
  * hello → PoW → OPRF login → read user/<name> from the replicated catalog → finalize →
  * check the Argon2id verifier (a wrong password fails here, client-side) → unseal → session.
  */
