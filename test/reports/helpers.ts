@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { generateSigningKeyPair, toHex } from '@arus/crypto'
-import { linkToPanel, viewerLogin, type PanelHandle, type PanelLink, type TestContextLike, type Testnet } from '@arus/testkit'
+import { createPlayer, loginWithRetry, type Player } from '@arus/sdk'
+import { linkToPanel, tmpDir, viewerLogin, type PanelHandle, type PanelLink, type TestContextLike, type Testnet } from '@arus/testkit'
 
 /** What a local receiver got. */
 export interface Received { url: string; headers: IncomingMessage['headers']; body: string; at: number }
@@ -57,4 +58,13 @@ export function identitiesIn (text: string, devices: readonly Device[]): string[
     if (text.toLowerCase().includes(d.deviceId)) found.add(d.deviceId)
   }
   return [...found]
+}
+
+/** A real SDK viewer logged in to `panel` (its own swarm and store), stopped with the test. */
+export async function sdkViewer (t: TestContextLike, testnet: Testnet, panel: PanelHandle, user: { name: string; password: string }, init: { now?: () => number } = {}): Promise<Player> {
+  const player = createPlayer({ panelPubKey: panel.panelKey, storeDir: tmpDir(t, 'arus-viewer-'), swarm: { bootstrap: testnet.bootstrap } }, init.now ? { now: init.now } : {})
+  t.onTestFinished(() => player.stop())
+  await player.connect()
+  await loginWithRetry(player, user.name, user.password, { attempts: 40, delayMs: 500 })
+  return player
 }

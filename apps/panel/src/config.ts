@@ -20,7 +20,7 @@ export const panelEnvSchema = z.object({
   SOURCES_MAX_BYTES: env.int({ min: 1024, max: 256 * 1024 * 1024, default: 8 * 1024 * 1024 }).describe('Largest remote source feed, in bytes, enforced while the body streams in (a larger one fails the pull; the last good state stays).'),
   SOURCES_MAX_CHANNELS: env.int({ min: 1, max: 100_000, default: 10_000 }).describe('Most entries a remote source feed may hold (more fails the pull).'),
   SOURCES_PULL_TIMEOUT_MS: env.int({ min: 1000, max: 600_000, default: 30_000 }).describe('Bound on one feed pull, redirects and body included.'),
-  ANALYTICS_RETENTION_DAYS: env.int({ min: 0, max: 3650, default: 30 }).describe('UTC days of aggregate analytics kept under DATA_DIR/analytics (counts only; older days are pruned). 0 disables analytics: nothing is counted or written and GET /api/analytics answers enabled false.'),
+  ANALYTICS_RETENTION_DAYS: env.int({ min: 0, max: 3650, default: 30 }).describe('UTC days of aggregate analytics kept under DATA_DIR/analytics (counts only; older days are pruned). 0 disables analytics: nothing is counted, GET /api/analytics answers enabled false, and a day salt or viewer hashes left by an earlier run are erased at start.'),
   ESCROW_EXPORT: env.bool(false).describe('Serve POST /api/identity/escrow (identity keys sealed under a passphrase; the caller\'s password re-checked, 3 attempts per hour, every attempt a security event). Off: the route does not exist; the CLI export-escrow works either way.'),
   ...reportsEnv,
   ...controlEnv('ADMIN', { port: 3210, what: 'admin HTTP API and dashboard (docs/panel-api.md)' }),

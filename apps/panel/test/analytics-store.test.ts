@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createLogger } from '@arus/service'
+import { waitFor } from '@arus/testkit'
 import { createAnalytics } from '../src/analytics/index.js'
 import { analyticsFixture, dayTotals } from './analytics-helpers.js'
 
@@ -39,6 +40,16 @@ describe('analytics storage', () => {
     expect(v.days[0]!.day.uniqueViewers).toBe(1)
     // Only whole files are ever read: each write is temp file + fsync + rename.
     expect(await readJson(join(f.dir, '2025-03-01.json'))).toMatchObject({ v: 1, date: '2025-03-01' })
+  })
+
+  it('flushes on its own timer, without close', async (t) => {
+    const f = await analyticsFixture(t, '2025-03-01T09:10:00Z', { intervalMs: 20 })
+    f.analytics.loginSucceeded(); f.analytics.sessionIssued('ann')
+    const day = await waitFor(async () => {
+      const d = await readJson(join(f.dir, '2025-03-01.json')).catch(() => null)
+      return d?.hours['9']?.logins.ok === 1 ? d : null
+    }, { timeoutMs: 5000, message: 'the timer flush' })
+    expect(day.uniqueViewers).toBe(1)
   })
 
   it('prunes days older than the retention, at start and at each day rollover', async (t) => {

@@ -32,7 +32,6 @@ type Target = DeliveryResult['target']
  * target and what went wrong, never its URL or token.
  */
 export function createNotifier (targets: NotifyTargets, init: { log: Logger; retryMs: number; onResult?: (r: DeliveryResult) => void }): Notifier {
-  const agent = new Agent({ connections: 2, pipelining: 0, keepAliveTimeout: 1000 })
   const queue: Notification[] = []
   const ac = new AbortController()
   let running = false
@@ -51,18 +50,32 @@ export function createNotifier (targets: NotifyTargets, init: { log: Logger; ret
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ chat_id: targets.messenger!.chatId, text: n.message })
         }
-    const signal = AbortSignal.any([ac.signal, AbortSignal.timeout(NOTIFY_TIMEOUT_MS)])
-    const res = await request(url, { method: 'POST', headers, body, signal, dispatcher: agent })
-    let read = 0
+    // One connection per attempt, destroyed at the deadline whatever state it is in: an
+    // attempt can never outlive NOTIFY_TIMEOUT_MS, and no socket outlives its attempt.
+    const agent = new Agent({ connections: 1, pipelining: 1 })
+    let timedOut = false
+    const timer = setTimeout(() => { timedOut = true; void agent.destroy().catch(() => {}) }, NOTIFY_TIMEOUT_MS)
+    const stop = (): void => { void agent.destroy().catch(() => {}) }
+    ac.signal.addEventListener('abort', stop, { once: true })
     try {
-      for await (const chunk of res.body) {
-        read += (chunk as Buffer).byteLength
-        if (read >= NOTIFY_RESPONSE_CAP_BYTES) break // the rest is never read
+      const res = await request(url, { method: 'POST', headers, body, dispatcher: agent })
+      let read = 0
+      try {
+        for await (const chunk of res.body) {
+          read += (chunk as Buffer).byteLength
+          if (read >= NOTIFY_RESPONSE_CAP_BYTES) break // the rest is never read
+        }
+      } finally {
+        res.body.destroy()
       }
+      return { status: res.statusCode }
+    } catch (err) {
+      throw timedOut ? Object.assign(new Error('timeout'), { name: 'TimeoutError' }) : err
     } finally {
-      res.body.destroy()
+      clearTimeout(timer)
+      ac.signal.removeEventListener('abort', stop)
+      await agent.destroy().catch(() => {})
     }
-    return { status: res.statusCode }
   }
 
   const attemptAll = async (target: Target, n: Notification): Promise<DeliveryResult> => {
@@ -119,7 +132,6 @@ export function createNotifier (targets: NotifyTargets, init: { log: Logger; ret
       if (queue.length > 0) init.log.warn({ event: 'reports.notify.dropped', count: queue.length, reason: 'shutdown' }, 'queued notifications dropped at shutdown')
       queue.length = 0
       ac.abort()
-      await agent.destroy().catch(() => {})
     }
   }
 }
