@@ -118,7 +118,7 @@ describe('coverage of code tables', () => {
   it('documents every *_ERROR_CODES table declared anywhere in packages/ and apps/', async () => {
     const { readdirSync, existsSync } = await import('node:fs')
     const root = new URL('../../', import.meta.url)
-    const covered = new Set(['CRYPTO_ERROR_CODES', 'SERVICE_ERROR_CODES', 'CONFIG_ERROR_CODES', 'SWARM_ERROR_CODES', 'CATALOG_ERROR_CODES', 'FEED_ERROR_CODES', 'RPC_ERROR_CODES', 'PANEL_ERROR_CODES', 'TESTKIT_ERROR_CODES', 'BROADCASTER_ERROR_CODES', 'SDK_ERROR_CODES'])
+    const covered = new Set(['CRYPTO_ERROR_CODES', 'SERVICE_ERROR_CODES', 'CONFIG_ERROR_CODES', 'REPORTS_ERROR_CODES', 'SWARM_ERROR_CODES', 'CATALOG_ERROR_CODES', 'FEED_ERROR_CODES', 'RPC_ERROR_CODES', 'PANEL_ERROR_CODES', 'TESTKIT_ERROR_CODES', 'BROADCASTER_ERROR_CODES', 'SDK_ERROR_CODES'])
     const declared: string[] = []
     const walk = (dir: URL): void => {
       if (!existsSync(dir)) return

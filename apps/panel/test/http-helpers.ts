@@ -3,6 +3,8 @@ import { tmpDir, type TestContextLike } from '@arus/testkit'
 import { panelActivity } from '../src/audit.js'
 import { loadPanelConfig, panelSettings } from '../src/config.js'
 import { buildAdminServer, type AdminServerDeps } from '../src/http/server.js'
+import { panelReports } from '../src/reports.js'
+import type { Reports } from '@arus/reports'
 import { countChannels, createPanelMetrics, type PanelMetrics } from '../src/metrics.js'
 import { openPanel, type OpenPanel } from '../src/open.js'
 import { cliJson, initPanel, panelEnv } from './helpers.js'
@@ -15,6 +17,8 @@ export interface AdminApi {
   opened: OpenPanel
   app: FastifyInstance
   metrics: PanelMetrics
+  /** The panel's problem reports (REPORTS_* from `env`), started; tests ingest into it directly. */
+  reports: Reports
   /** A bearer token of admin `root`. */
   token: string
   /** Authorization header of `token`. */
@@ -36,9 +40,12 @@ export async function adminApi (t: TestContextLike, over: { env?: Record<string,
   const metrics = createPanelMetrics()
   const startedAt = Date.now()
   metrics.bind({ startedAt, swarmConnections: () => 0, channels: () => countChannels(opened.ctx.catalog) })
+  const reports = panelReports(config, opened.ctx, metrics, log)
+  await reports.start()
   const app = buildAdminServer({
     ctx: opened.ctx,
     metrics,
+    reports,
     startedAt,
     swarm: null,
     settings: { sessionTtlMs: 3_600_000, verifyTimeoutMs: 30_000, trustProxy: false },
@@ -49,6 +56,7 @@ export async function adminApi (t: TestContextLike, over: { env?: Record<string,
     if (closed) return
     closed = true
     await app.close()
+    await reports.close()
     await opened.close()
   }
   t.onTestFinished(close)
@@ -68,7 +76,7 @@ export async function adminApi (t: TestContextLike, over: { env?: Record<string,
     const type = String(r.headers['content-type'] ?? '')
     return { status: r.statusCode, body: type.includes('json') ? r.json() : r.body, headers: r.headers, raw: r.rawPayload }
   }
-  return { env, dataDir, panelKey, opened, app, metrics, token: body.token, auth, call, login, close }
+  return { env, dataDir, panelKey, opened, app, metrics, reports, token: body.token, auth, call, login, close }
 }
 
 /** A tiny valid PNG header plus padding (the panel stores bytes; it does not decode images). */
