@@ -29,7 +29,7 @@ export function alertsTab () {
         'Reports are disabled (REPORTS_RETENTION_DAYS=0), so no alert is ever opened.')
       const about = h('p', { class: 'hint' }, 'An alert opens when enough distinct viewers report one channel (or a login problem) within the alert window; one notification goes out per alert.')
       alerts = h('div', { id: 'alerts-table' })
-      el.append(h('h2', {}, 'Alerts'), disabled, about, h('div', { class: 'inline' }, h('label', {}, 'Status ', status)), alerts)
+      el.append(h('h2', {}, 'Alerts'), disabled, about, h('div', { class: 'filters' }, h('label', {}, 'Status ', status)), alerts)
     },
     async render (_el, ui) {
       const q = status.value ? '?status=' + enc(status.value) : ''

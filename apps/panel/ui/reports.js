@@ -15,7 +15,7 @@ const NOTE_MAX = 1000
 function setOptions (select, values) {
   const chosen = select.value
   const all = chosen && !values.includes(chosen) ? [...values, chosen] : values
-  select.replaceChildren(h('option', { value: '' }, 'any'), all.map((v) => h('option', { value: v }, v)))
+  select.replaceChildren(h('option', { value: '' }, 'any'), ...all.map((v) => h('option', { value: v }, v)))
   select.value = chosen
 }
 
@@ -33,7 +33,7 @@ function statusCell (r) {
 
 function eventsCell (r) {
   if (r.events.length === 0) return '-'
-  return h('details', {}, h('summary', {}, r.events.length + ' events'),
+  return h('details', {}, h('summary', {}, r.events.length + (r.events.length === 1 ? ' event' : ' events')),
     h('ul', { class: 'events' }, r.events.map((e) => h('li', {}, when(e.at), ' ', e.kind, e.detail ? ': ' + e.detail : ''))))
 }
 
@@ -99,7 +99,7 @@ export function reportsTab () {
         summary, byHour,
         h('div', { class: 'split' }, h('div', {}, h('h3', {}, 'By channel'), byChannel), h('div', {}, h('h3', {}, 'By category'), byCategory)),
         h('h3', {}, 'Reports'),
-        h('div', { id: 'reports-filter', class: 'inline' },
+        h('div', { id: 'reports-filter', class: 'filters' },
           h('label', {}, 'Status ', status), h('label', {}, 'Channel ', channel), h('label', {}, 'Category ', category)),
         reports)
       el.append(h('h2', {}, 'Problem reports'), disabled, body,

@@ -22,8 +22,8 @@ export type ReportInput = Omit<ReportRequest, 'v' | 'token'>
 /** Who sent a report, as the verified session token says. Used only for the pseudonym, then forgotten. */
 export interface Reporter { userId: string; deviceId: string }
 
-/** What ingest answers (the RPC reply, or the throttle's refusal). */
-export type IngestResult = { ok: true; collapsed?: true } | { locked: true; retryAfter: number }
+/** What ingest answers: the RPC reply, the throttle's refusal, or `identify` found no live session. */
+export type IngestResult = { ok: true; collapsed?: true } | { locked: true; retryAfter: number } | { unauthorized: true }
 
 export interface ReportsComponents {
   log: Logger
@@ -107,10 +107,16 @@ export class ReportsService {
   /**
    * One report, in the spec's layers: per-reporter throttle, correlation (may open an alert
    * and queue its notification), per-channel collapse, the global bucket, then a stored record
-   * (written before the answer). The username and device id stop at the pseudonym.
+   * (written before the answer). The username and device id stop at the pseudonym. `who` may
+   * be a function that checks the caller's session and answers null when it is not live: it
+   * then runs in the lowest-priority lane as well.
    */
-  async ingest (input: ReportInput, who: Reporter): Promise<IngestResult> {
-    const r = await this.lane.run(async () => this.ingestNow(input, who), null)
+  async ingest (input: ReportInput, who: Reporter | (() => Promise<Reporter | null>)): Promise<IngestResult> {
+    const r = await this.lane.run(async () => {
+      // Identifying the reporter (the caller's token and liveness checks) runs in the lane too.
+      const reporter = typeof who === 'function' ? await who() : who
+      return reporter === null ? { result: { unauthorized: true as const } } : this.ingestNow(input, reporter)
+    }, null)
     if (r === null) {
       // The lane is full: acknowledged and shed like an empty bucket.
       if (this.book) { this.book.counters.shed++; this.book.touch() }

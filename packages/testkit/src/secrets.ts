@@ -81,3 +81,22 @@ export function findSecrets (text: string, secrets: readonly SecretValue[]): Sec
     return false
   })
 }
+
+/**
+ * Secrets a daemon is handed in its environment rather than keeping on disk: the report
+ * webhook (its path holds the credential) and the messenger bot token. Pass the daemon's env;
+ * the values go into {@link collectSecrets}' `extra`.
+ */
+export const ENV_SECRET_VARIABLES: readonly string[] = ['REPORTS_WEBHOOK_URL', 'REPORTS_MSGR_BOT_TOKEN', 'PUBLISHER_KEY']
+
+export function envSecrets (env: Record<string, string | undefined>): SecretValue[] {
+  const out: SecretValue[] = []
+  for (const name of ENV_SECRET_VARIABLES) {
+    const value = env[name]
+    if (value === undefined || value === '') continue
+    out.push({ kind: name, value })
+    // A URL's credential is its path: a log line that cut the origin would still leak it.
+    if (URL.canParse(value)) { const path = new URL(value).pathname; if (path.length >= 8) out.push({ kind: `${name} path`, value: path }) }
+  }
+  return out
+}

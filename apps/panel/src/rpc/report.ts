@@ -1,5 +1,5 @@
 import { verifyToken } from '@arus/crypto'
-import type { Reports } from '@arus/reports'
+import type { Reporter, Reports } from '@arus/reports'
 import type { RpcErrorBody, RpcReply, RpcRequest } from '@arus/rpc'
 import type { PanelContext } from '../context.js'
 
@@ -12,23 +12,25 @@ import type { PanelContext } from '../context.js'
 export function createReportHandler (ctx: PanelContext, reports: Reports) {
   return async (req: RpcRequest<'report'>): Promise<RpcReply<'report'> | RpcErrorBody> => {
     const { token, v: _v, ...input } = req
-    let sub: string
-    let dev: string
-    let tv: number
-    try {
-      const p = verifyToken(token, ctx.identity.publicKey, { now: ctx.now() })
-      if (p.typ !== 'session' || typeof p.sub !== 'string' || typeof p.dev !== 'string' || typeof p.tv !== 'number') return { error: 'unauthorized' }
-      sub = p.sub
-      dev = p.dev
-      tv = p.tv
-    } catch {
-      return { error: 'unauthorized' }
-    }
-    const user = await ctx.catalog.getUser(sub)
-    const device = user?.devices.find((d) => d.deviceId === dev)
-    if (!user || user.status !== 'active' || user.tokenVersion !== tv || !device || device.status !== 'active') return { error: 'unauthorized' }
-    const result = await reports.ingest(input, { userId: sub, deviceId: dev })
+    // The whole check runs in the reports' lowest-priority lane (spec 1 "Storm behavior").
+    const result = await reports.ingest(input, () => liveReporter(ctx, token))
+    if ('unauthorized' in result) return { error: 'unauthorized' }
     if ('locked' in result) return { error: 'locked', retryAfter: result.retryAfter }
     return { v: 1, ...result }
   }
+}
+
+/** The token's user and device when it verifies and is still live, else null. */
+async function liveReporter (ctx: PanelContext, token: string): Promise<Reporter | null> {
+  let p
+  try {
+    p = verifyToken(token, ctx.identity.publicKey, { now: ctx.now() })
+  } catch {
+    return null
+  }
+  if (p.typ !== 'session' || typeof p.sub !== 'string' || typeof p.dev !== 'string' || typeof p.tv !== 'number') return null
+  const user = await ctx.catalog.getUser(p.sub)
+  const device = user?.devices.find((d) => d.deviceId === p.dev)
+  if (!user || user.status !== 'active' || user.tokenVersion !== p.tv || !device || device.status !== 'active') return null
+  return { userId: p.sub, deviceId: p.dev }
 }
