@@ -5,7 +5,7 @@
  * with problem reports, and prints (and, at the default settings, writes) the "Report storm"
  * section of docs/benchmarks.md. Exits 1 when a login failed during the storm.
  *
- *   pnpm exec tsc -b && pnpm exec tsx scripts/bench-reports.ts [--logins 200] [--seconds 60] [--rate 6000] [--no-doc]
+ *   pnpm exec tsc -b && pnpm exec tsx scripts/bench-reports.ts [--logins 200] [--seconds 60] [--rate 6000] [--panel-env K=V ...] [--no-doc]
  *
  * Each phase lasts --seconds; its --logins logins run one after another, paced evenly over it
  * (the same pacing in both phases, so the storm covers the whole login series: the first
@@ -19,6 +19,7 @@
 import { register } from 'node:module'
 import { readFile, writeFile } from 'node:fs/promises'
 import { cpus, loadavg } from 'node:os'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 
@@ -30,16 +31,18 @@ const arg = (name: string, fallback: number) => {
 const LOGINS = arg('logins', 200)
 const RATE = arg('rate', 6000)
 const SECONDS = arg('seconds', 60)
+/** Extra panel environment (e.g. REPORTS_MAX_PER_WINDOW=10000 to take the throttle out of the storm). */
+const PANEL_ENV = Object.fromEntries(process.argv.flatMap((a, i) => (process.argv[i - 1] === '--panel-env' ? [a.split('=', 2) as [string, string]] : [])))
 const WARMUP_LOGINS = 10
 const USERS = 4
 const PER_USER = 25 // DEFAULT_MAX_DEVICES
 const DEVICES = USERS * PER_USER
-/** Storm starts this long before the first measured login (the throttle lets each device's first reports through). */
+/** The storm starts this long before the first measured login, so the first logins meet its costly start. */
 const LEAD_MS = 1000
 /** Hard bound on the storm, whatever the logins do. */
 const STORM_MAX_MS = 120_000
 const LOGIN_TIMEOUT_MS = 20_000
-const DEFAULTS = LOGINS === 200 && RATE === 6000 && SECONDS === 60
+const DEFAULTS = LOGINS === 200 && RATE === 6000 && SECONDS === 60 && Object.keys(PANEL_ENV).length === 0
 const WRITE_DOC = DEFAULTS && !process.argv.includes('--no-doc')
 const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url))
 const TICK = 100 // CLK_TCK on Linux
@@ -82,9 +85,18 @@ async function timedLogin (link: PanelLink, username: string, password: string):
   return { totalMs: performance.now() - started, sessionMs }
 }
 
-interface Phase { session: number[]; total: number[]; early: number[]; failures: string[]; startedAt: number; endedAt: number; panelCpuPct: number; benchCpuPct: number }
+interface Phase {
+  session: number[]; total: number[]; early: number[]; failures: string[]; startedAt: number; endedAt: number
+  /** CPU over the phase, % of one core: the panel daemon, this process (logins, storm senders, testnet). */
+  panelCpuPct: number; benchCpuPct: number
+  /** 1-minute load average at the end (the machine is shared: other work shows here). */
+  load: number
+  /** Event-loop delay of this process (the client side of every round trip), ms. */
+  benchLoopDelayP99: number; benchLoopDelayMax: number
+}
 /** Logins started this soon after a phase began count as "early" too (the storm's costly start: stores, the alert, collapse). */
 const EARLY_MS = 6000
+const LOOP_RES_MS = 10
 
 async function cpuTicks (pid: number): Promise<number> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
@@ -94,9 +106,13 @@ async function cpuTicks (pid: number): Promise<number> {
 
 /** `n` logins one after another, the i-th started at `i × seconds / n` (or at once when the one before ran late). */
 async function measureLogins (link: PanelLink, username: string, n: number, seconds: number, phaseStart: number, panelPid: number): Promise<Phase> {
-  const out: Phase = { session: [], total: [], early: [], failures: [], startedAt: Date.now(), endedAt: 0, panelCpuPct: 0, benchCpuPct: 0 }
+  const out: Phase = {
+    session: [], total: [], early: [], failures: [], startedAt: Date.now(), endedAt: 0, panelCpuPct: 0, benchCpuPct: 0, load: 0, benchLoopDelayP99: 0, benchLoopDelayMax: 0
+  }
   const ticks0 = await cpuTicks(panelPid)
   const self0 = process.cpuUsage()
+  const loop = monitorEventLoopDelay({ resolution: LOOP_RES_MS })
+  loop.enable()
   const t = performance.now()
   for (let i = 0; i < n; i++) {
     await sleep(Math.max(0, t + (i * seconds * 1000) / n - performance.now()))
@@ -112,7 +128,12 @@ async function measureLogins (link: PanelLink, username: string, n: number, seco
   }
   out.endedAt = Date.now()
   const wall = (out.endedAt - out.startedAt) / 1000
+  loop.disable()
+  // The histogram holds whole timer intervals: the delay is what exceeds the resolution.
+  out.benchLoopDelayP99 = Math.max(0, loop.percentile(99) / 1e6 - LOOP_RES_MS)
+  out.benchLoopDelayMax = Math.max(0, loop.max / 1e6 - LOOP_RES_MS)
   out.panelCpuPct = ((await cpuTicks(panelPid) - ticks0) / TICK / wall) * 100
+  out.load = loadavg()[0]!
   const self = process.cpuUsage(self0)
   out.benchCpuPct = ((self.user + self.system) / 1e6 / wall) * 100
   return out
@@ -135,7 +156,7 @@ try {
   const panel = await startPanel(undefined, {
     testnet,
     users: [{ name: 'bench-login', password: pw(0) }, ...stormUsers],
-    env: { DEFAULT_MAX_DEVICES: String(PER_USER) }
+    env: { DEFAULT_MAX_DEVICES: String(PER_USER), ...PANEL_ENV }
   })
   const panelPid = panel.proc!.child.pid!
   await panel.api('POST', '/api/streams', { id: 'news', title: 'News' })
@@ -200,12 +221,13 @@ try {
   const summary = await panel.api('GET', '/api/reports/summary')
   const phase = (p: Phase) => ({
     session_ms: stats(p.session), login_ms: stats(p.total), session_ms_first_6s: stats(p.early), failures: p.failures.length, failureSamples: p.failures.slice(0, 5),
-    seconds: round((p.endedAt - p.startedAt) / 1000), panel_cpu_pct: round(p.panelCpuPct), bench_cpu_pct: round(p.benchCpuPct)
+    seconds: round((p.endedAt - p.startedAt) / 1000), panel_cpu_pct: round(p.panelCpuPct), bench_cpu_pct: round(p.benchCpuPct), load_1min: round(p.load),
+    bench_loop_delay_ms: { p99: round(p.benchLoopDelayP99), max: round(p.benchLoopDelayMax) }
   })
   const result = {
     date: new Date().toISOString(),
     machine: `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, Node ${process.version}`,
-    settings: { logins: LOGINS, seconds: SECONDS, warmupLogins: WARMUP_LOGINS, devices: DEVICES, users: USERS, ratePerMin: RATE, perDeviceIntervalMs: round(intervalMs), leadMs: LEAD_MS, panelEnv: { ...panel.env, DATA_DIR: undefined, BOOTSTRAP: undefined } },
+    settings: { logins: LOGINS, seconds: SECONDS, warmupLogins: WARMUP_LOGINS, devices: DEVICES, users: USERS, ratePerMin: RATE, perDeviceIntervalMs: round(intervalMs), leadMs: LEAD_MS, panelEnvOverrides: PANEL_ENV, panelEnv: { ...panel.env, DATA_DIR: undefined, BOOTSTRAP: undefined } },
     baseline: phase(baseline),
     storm: {
       ...phase(storm),
@@ -241,17 +263,23 @@ function render (r: any): string {
   const mixText = (m: Record<string, number>) => Object.entries(m).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')
   const ms = (s: { p50: number; p99: number; max: number }) => `${s.p50} / ${s.p99} / ${s.max}`
   const rep = r.storm.reports
+  const cpu = (p: any) => `${p.panel_cpu_pct} / ${p.bench_cpu_pct}`
   return [
-    `Measured by \`scripts/bench-reports.ts\` on ${r.date.slice(0, 10)}: ${r.machine}; 1-minute load average ${r.loadavg[0]} at the end.`,
+    `Measured by \`scripts/bench-reports.ts\` on ${r.date.slice(0, 10)}: ${r.machine}.`,
     `Each phase: ${r.settings.logins} logins one after another, paced evenly over ${r.settings.seconds} s (after ${r.settings.warmupLogins} unmeasured), each with a fresh device key; storm: ${r.settings.devices} enrolled devices ` +
       `(${r.settings.users} users × 25, DEFAULT_MAX_DEVICES=25) on ${r.settings.users} links, one \`report\` per device every ${r.settings.perDeviceIntervalMs} ms ` +
       `(aim ${r.settings.ratePerMin}/min), all at channel \`news\`, started ${r.settings.leadMs} ms before the first login and stopped after the last; ` +
-      'reports defaults (5 per reporter per 600 s, alert at 3 reporters, sample 20, 120 stored/min); test login costs (Argon2id 8 KiB / 1 pass, PoW 4 bits).',
+      'reports defaults (5 per reporter per 600 s, alert at 3 reporters, sample 20, 120 stored/min); test login costs (Argon2id 8 KiB / 1 pass, PoW 4 bits).' +
+      Object.entries(r.settings.panelEnvOverrides).map(([k, v]) => ` Override: ${k}=${String(v)}.`).join(''),
     '',
-    '| Phase | session RPC p50 / p99 / max (ms) | full login p50 / p99 / max (ms) | failed logins | panel CPU % | reports answered |',
-    '|---|---|---|---|---|---|',
-    `| baseline (no reports) | ${ms(r.baseline.session_ms)} | ${ms(r.baseline.login_ms)} | ${r.baseline.failures} | ${r.baseline.panel_cpu_pct} | — |`,
-    `| storm | ${ms(r.storm.session_ms)} | ${ms(r.storm.login_ms)} | ${r.storm.failures} | ${r.storm.panel_cpu_pct} | ${rep.perMinuteInLoginWindow}/min during the logins (${rep.inLoginWindow} in ${r.storm.seconds} s) |`,
+    '| Phase | session RPC p50 / p99 / max (ms) | full login p50 / p99 / max (ms) | failed logins | CPU % panel / bench | load (1 min) | reports answered |',
+    '|---|---|---|---|---|---|---|',
+    `| baseline (no reports) | ${ms(r.baseline.session_ms)} | ${ms(r.baseline.login_ms)} | ${r.baseline.failures} | ${cpu(r.baseline)} | ${r.baseline.load_1min} | — |`,
+    `| storm | ${ms(r.storm.session_ms)} | ${ms(r.storm.login_ms)} | ${r.storm.failures} | ${cpu(r.storm)} | ${r.storm.load_1min} | ${rep.perMinuteInLoginWindow}/min during the logins (${rep.inLoginWindow} in ${r.storm.seconds} s) |`,
+    '',
+    'CPU % is (utime + stime) / wall time over the phase (100 = one core): the panel daemon, and this process (the login client, the 100 senders, ' +
+      `the DHT testnet); the machine is shared, and the load average at the end of each phase shows other work. This process's event-loop delay (the client side of every round trip), p99 / max: ` +
+      `baseline ${r.baseline.bench_loop_delay_ms.p99} / ${r.baseline.bench_loop_delay_ms.max} ms, storm ${r.storm.bench_loop_delay_ms.p99} / ${r.storm.bench_loop_delay_ms.max} ms.`,
     '',
     `Session RPC of the logins started in the first 6 s of each phase (the storm's costly start: each device's first 5 reports pass the throttle, ` +
       `the alert opens, stores and collapses): baseline ${ms(r.baseline.session_ms_first_6s)} ms (n = ${r.baseline.session_ms_first_6s.n}), ` +
