@@ -1,4 +1,4 @@
-import { dieWithParentPrefix } from './pipeline/ffmpeg.js'
+import { dieWithParentPrefix } from '@arus/service'
 import type { ManagerSettings } from './channels/manager.js'
 import type { BroadcasterConfig } from './config.js'
 import type { BroadcasterPaths } from './paths.js'

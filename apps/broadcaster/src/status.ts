@@ -2,7 +2,7 @@ import type Hyperswarm from 'hyperswarm'
 import { z } from 'zod'
 import type { ChannelManager } from './channels/manager.js'
 import type { Resume } from './channels/resume.js'
-import type { PanelLink } from './register.js'
+import type { PanelLink } from '@arus/publisher'
 
 /** GET /api/status and the extra /healthz fields (spec 2 "Endpoints / Broadcaster"). */
 

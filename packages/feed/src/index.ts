@@ -26,6 +26,7 @@ export { FeedError, FEED_ERROR_CODES } from './errors.js'
 export type { FeedErrorCode } from './errors.js'
 export { FEED_LAYOUT_VERSION, PLAYLIST_PATH, DEFAULT_TIMEOUT_MS, DEFAULT_STALL_MS, DEFAULT_POLL_MS, COMPACT_AFTER_BYTES } from './constants.js'
 export { parsePlaylist } from './playlist.js'
+export { purgeFeed } from './purge.js'
 
 /** Options of {@link createFeedWriter}. */
 export interface FeedWriterInit {

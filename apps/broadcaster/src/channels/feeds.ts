@@ -2,9 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type Corestore from 'corestore'
-import Hyperdrive from 'hyperdrive'
 import type Hyperswarm from 'hyperswarm'
-import { createFeedWriter, parsePlaylist, type FeedWriter, type UploadShapingInit } from '@arus/feed'
+import { createFeedWriter, parsePlaylist, purgeFeed, type FeedWriter, type UploadShapingInit } from '@arus/feed'
 import type { Logger } from '@arus/service'
 import { createStore } from '@arus/swarm'
 import { hex } from '../util.js'
@@ -135,7 +134,7 @@ export function createFeedHost (c: FeedHostComponents, init: FeedHostSettings): 
         const live = seeding.get(feedKey)
         seeding.delete(feedKey)
         await live?.close()
-        await purgeDrive(storeFor(namespace), feedKey, key)
+        await purgeFeed(storeFor(namespace), feedKey, key)
         const idn = c.stores.identities.get(channelId)
         if (idn) await c.stores.identities.set(channelId, { ...idn, retired: idn.retired.filter((r) => r.feedKey !== feedKey) })
         c.log.info({ event: 'feed.purged', channel: channelId, feedKey }, 'retired feed generation purged')
@@ -190,24 +189,4 @@ async function nextSequenceOf (writer: FeedWriter): Promise<number> {
     // No playlist yet (a fresh generation): start from the writer's own count.
   }
   return Math.max(last ?? -1, fromPlaylist) + 1
-}
-
-/**
- * Reclaims a retired generation's disk: every block of its metadata and blob cores is cleared
- * and their RocksDB ranges compacted (the Merkle tree, a few KiB, stays). Hyperdrive's own
- * purge() cannot be used: hypercore 11.37.1's Hypercore#purge calls a method it lacks.
- */
-async function purgeDrive (store: Corestore, feedKey: string, key: string): Promise<void> {
-  const drive = new Hyperdrive(store, Buffer.from(feedKey, 'hex'), { encryptionKey: Buffer.from(key, 'hex') })
-  try {
-    await drive.ready()
-    const blobs = await drive.getBlobs()
-    for (const core of [drive.core, blobs?.core]) {
-      if (!core || core.length === 0) continue
-      await core.clear(0, core.length)
-      await core.compact()
-    }
-  } finally {
-    await drive.close()
-  }
 }

@@ -1,5 +1,5 @@
 import type { FeedWriter } from '@arus/feed'
-import type { PanelLink } from '../register.js'
+import type { PanelLink } from '@arus/publisher'
 import type { LogRing } from '../pipeline/log-ring.js'
 import type { SlateFactory } from '../pipeline/slate.js'
 import { createWatchdog, scratchDirFor, type Watchdog, type WatchdogEvents, type WatchdogSettings } from '../pipeline/watchdog.js'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { PanelLink } from '../register.js'
+import type { PanelLink } from '@arus/publisher'
 import type { WatchdogStatus } from '../pipeline/watchdog.js'
 import { hex } from '../util.js'
 import { InputSpec, isPush, Transcode, type Channel } from './model.js'

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import type { SourceProfile } from '../channels/ffmpeg-args.js'
 
 /** One ffmpeg (or ffprobe) process: stderr split into lines, stream profiles parsed from them. */
@@ -28,17 +28,6 @@ export interface SpawnFfmpegInit {
   onInputProfile?: (profile: SourceProfile) => void
   /** Command the ffmpeg command line is prefixed with (see {@link dieWithParentPrefix}). */
   prefix?: readonly string[]
-}
-
-/**
- * `setpriv --pdeathsig KILL --` when util-linux's setpriv works here: the kernel then kills
- * ffmpeg if the daemon dies without stopping it (SIGKILL, OOM), instead of leaving an orphan
- * that keeps encoding and holding its listener port. Empty elsewhere.
- */
-export function dieWithParentPrefix (): string[] {
-  const prefix = ['setpriv', '--pdeathsig', 'KILL', '--']
-  const probe = spawnSync(prefix[0]!, [...prefix.slice(1), 'true'], { stdio: 'ignore', timeout: 5000 })
-  return probe.status === 0 ? prefix : []
 }
 
 /** hls muxer chatter, one pair of lines per segment: not worth a place in the log ring. */

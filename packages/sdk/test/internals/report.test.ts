@@ -2,13 +2,15 @@ import { describe, expect, it } from 'vitest'
 import { RpcError, type RpcClient } from '@arus/rpc'
 import { Reporter } from '../../src/report.js'
 
+/** The typed client's report(): in-band error replies reject as RPC_REMOTE_ERROR, like @arus/rpc's. */
 function fakeRpc (answer: (method: string, value: any) => unknown) {
   const sent: Array<{ method: string; value: any }> = []
   const rpc = {
-    request: async (method: string, value: unknown) => {
-      sent.push({ method, value })
-      const a = answer(method, value)
+    report: async (value: unknown) => {
+      sent.push({ method: 'report', value: { v: 1, ...(value as object) } })
+      const a = answer('report', value) as { error?: string; retryAfter?: number } | Error
       if (a instanceof Error) throw a
+      if (typeof a.error === 'string') throw RpcError.remote(a.error, a.retryAfter === undefined ? {} : { retryAfter: a.retryAfter })
       return a
     }
   } as unknown as RpcClient

@@ -4,11 +4,12 @@ import { sign } from '@arus/crypto'
 import { createRpcClient, encodeRegisterPayload, RpcError, type RpcClient } from '@arus/rpc'
 import type { Logger } from '@arus/service'
 import { topicFor } from '@arus/swarm'
-import { hex } from './util.js'
+
+const hex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
 
 /**
- * The broadcaster's link to its panel (spec 2 "Authentication" 3; docs/rpc-protocol.md
- * "register"). It joins topicFor(panelKey) as a client, speaks RPC only on the connection
+ * A publisher's link to its panel, shared by the broadcaster (live channels) and the VOD
+ * library (titles) (spec 2 "Authentication" 3; docs/rpc-protocol.md "register"). It joins topicFor(panelKey) as a client, speaks RPC only on the connection
  * whose remote key is the panel key (opening the channel at once, as protomux requires),
  * and keeps every channel's registration current: a change is sent at once, every
  * registration is re-sent on each new panel connection (a restarted panel) and on every
@@ -16,12 +17,28 @@ import { hex } from './util.js'
  * `registerError`; without a panel connection it reads 'no panel connection for Ns'.
  */
 
-export interface Registration {
+/** What a live channel registers. */
+export interface LiveRegistration {
+  type?: 'live'
   feedKey: string | null
   isLive: boolean
   title: string
   category: string[]
 }
+
+/** What a VOD title registers: its finished feed and duration, or status 'unavailable' once deleted. */
+export interface VodRegistration {
+  type: 'vod'
+  feedKey: string | null
+  durationSec: number | null
+  status: 'available' | 'unavailable'
+  title: string
+  description?: string
+  category: string[]
+}
+
+/** One stream's desired registration; title, description and category seed the record once. */
+export type Registration = LiveRegistration | VodRegistration
 
 export interface RegistrationStatus { registered: boolean; registerError: string | null; lastRegisteredAt: number | null }
 
@@ -77,12 +94,14 @@ export function createPanelLink (components: { swarm: Hyperswarm; log: Logger },
     const desired = e.desired
     const ts = Math.max(now(), e.lastTs + 1)
     e.lastTs = ts
+    const variant = desired.type === 'vod'
+      ? { type: 'vod' as const, durationSec: desired.durationSec, status: desired.status, ...(desired.description ? { description: desired.description } : {}) }
+      : { type: 'live' as const, isLive: desired.isLive }
     const payload = encodeRegisterPayload({
       streamId,
       ...(init.publisherName ? { publisher: init.publisherName } : {}),
-      type: 'live',
+      ...variant,
       feedKey: desired.feedKey,
-      isLive: desired.isLive,
       key: hex(e.key),
       title: desired.title,
       ...(desired.category.length > 0 ? { category: desired.category } : {}),
@@ -94,7 +113,7 @@ export function createPanelLink (components: { swarm: Hyperswarm; log: Logger },
       e.acked = JSON.stringify(desired)
       e.error = null
       e.lastOkAt = now()
-      if (reply.changed) log.info({ event: 'register.ok', streamId, isLive: desired.isLive, feedKey: desired.feedKey }, 'registered with the panel')
+      if (reply.changed) log.info({ event: 'register.ok', streamId, type: desired.type ?? 'live', feedKey: desired.feedKey }, 'registered with the panel')
       else log.debug({ event: 'register.unchanged', streamId }, 'register unchanged (the panel wrote nothing)')
     } catch (err) {
       if (err instanceof RpcError && err.code === 'RPC_REMOTE_ERROR') {
