@@ -15,6 +15,7 @@ const root = fileURLToPath(new URL('../../../', import.meta.url))
 export const ARUS_BINS = {
   panel: join(root, 'apps', 'panel', 'bin', 'arus-panel.js'),
   broadcaster: join(root, 'apps', 'broadcaster', 'bin', 'arus-broadcaster.js'),
+  library: join(root, 'apps', 'library', 'bin', 'arus-library.js'),
   testnet: join(root, 'packages', 'swarm', 'bin', 'arus-testnet.js')
 } as const
 
@@ -136,6 +137,16 @@ export async function spawnBroadcasterDaemon (t: TestContextLike | undefined, en
   const proc = spawnBin(t, ARUS_BINS.broadcaster, ['run'], loggingEnv(env), init)
   return owning(proc, init.signal, async () =>
     ({ proc, url: field(await proc.waitForLine(/"event":"broadcaster\.ready"/, init.readyTimeoutMs ?? 30_000), 'controlUrl') }))
+}
+
+/**
+ * Starts `arus-library run` (logs forced to JSON) and waits for `library.ready`; the URL is its
+ * `controlUrl` (`null` without CONTROL_ENABLED=1). A failed start-up stops the process.
+ */
+export async function spawnLibraryDaemon (t: TestContextLike | undefined, env: Record<string, string>, init: DaemonInit = {}): Promise<SpawnedDaemon> {
+  const proc = spawnBin(t, ARUS_BINS.library, ['run'], loggingEnv(env), init)
+  return owning(proc, init.signal, async () =>
+    ({ proc, url: field(await proc.waitForLine(/"event":"library\.ready"/, init.readyTimeoutMs ?? 30_000), 'controlUrl') }))
 }
 
 /**

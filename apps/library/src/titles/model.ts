@@ -12,6 +12,7 @@ export const TitleId = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digi
  * refused so that an input can never name a device, a concat list or a subprocess.
  */
 export const TitleInput = z.string().min(1).max(4096).refine((s) => s.startsWith('/') || /^https?:\/\/[^\s]+$/i.test(s), 'an absolute path on the library box or an http(s) URL')
+  // eslint-disable-next-line no-control-regex
   .refine((s) => !/[\u0000-\u001f]/.test(s), 'no control characters')
 
 export const IngestMode = z.enum(['auto', 'copy', 'transcode'])
