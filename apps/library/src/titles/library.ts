@@ -235,7 +235,10 @@ export class Library {
     const scratch = join(this.s.scratchDir, `${id}-${generation}`)
     const key = await this.c.titles.key(id)
     let writer: FeedWriter | null = null
-    const phase = (p: IngestProgress['phase'], fraction: number) => this.progress.set(id, { phase: p, pct: Math.round(fraction * 1000) / 10 })
+    const phase = (p: IngestProgress['phase'], fraction: number) => {
+      if (this.progress.get(id)?.phase !== p) this.note(id, `phase: ${p}`)
+      this.progress.set(id, { phase: p, pct: Math.round(fraction * 1000) / 10 })
+    }
     const fail = async (error: string) => {
       this.note(id, `error: ${error}`)
       if (writer) { await writer.close().catch(() => {}); await purgeGeneration(this.c.store, id, generation, key, null).catch(() => {}) }
