@@ -27,6 +27,10 @@ function run (cmd: string, args: string[]): Promise<void> {
     let err = ''
     child.stderr.on('data', (b: Buffer) => { err += b.toString() })
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000)
-    child.on('close', (code) => { clearTimeout(timer); code === 0 ? resolve() : reject(new Error(`${cmd} exited ${String(code)}: ${err.trim()}`)) })
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      if (code === 0) resolve()
+      else reject(new Error(`${cmd} exited ${String(code)}: ${err.trim()}`))
+    })
   })
 }
