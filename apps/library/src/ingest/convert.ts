@@ -21,6 +21,8 @@ export function ffmpegArgs (input: string, conversion: Conversion, hlsTime: numb
   const codec = conversion === 'copy'
     ? ['-c', 'copy']
     : ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '21', '-pix_fmt', 'yuv420p',
+        // 4:2:0 needs even sides: drop an odd last row or column (libx264 refuses 321x241).
+        '-vf', 'crop=trunc(iw/2)*2:trunc(ih/2)*2',
         '-force_key_frames', `expr:gte(t,n_forced*${hlsTime})`, '-sc_threshold', '0',
         '-c:a', 'aac', '-b:a', '128k', '-ac', '2']
   return [

@@ -63,12 +63,13 @@ export class Library {
     this.now = s.now ?? Date.now
   }
 
-  /** Boot: ready titles seed and register again; queued and interrupted ones queue (from the beginning). */
+  /** Boot: titles with a feed seed and register again; queued and interrupted ones queue (from the beginning). */
   async start (): Promise<void> {
     await rm(this.s.scratchDir, { recursive: true, force: true })
     await mkdir(this.s.scratchDir, { recursive: true })
     for (const rec of this.c.titles.list()) {
-      if (rec.state === 'ready') await this.reopen(rec)
+      // A failed re-ingest leaves 'error' with the previous generation still the title's feed: it seeds too.
+      if (rec.state === 'ready' || (rec.state === 'error' && rec.feedKey !== null)) await this.reopen(rec)
       else if (rec.state === 'ingesting' || rec.state === 'queued') {
         if (rec.state === 'ingesting') this.note(rec.id, 'ingest interrupted by a restart: it starts again from the beginning')
         await this.c.titles.put({ ...rec, state: 'queued' })
@@ -113,7 +114,7 @@ export class Library {
     await this.c.titles.put(rec)
     this.c.activity.record({ event: 'title.added', title: rec.id }, 'title added and queued')
     this.enqueue(rec.id)
-    return this.view(rec)
+    return this.view(this.record(rec.id))
   }
 
   /** Changes ingest settings only; they apply at the next ingest. */
@@ -169,7 +170,7 @@ export class Library {
 
   logs (id: string, lines: number): { lines: string[]; state: TitleState; ingest: IngestProgress | null } {
     const rec = this.record(id)
-    return { lines: (this.rings.get(id) ?? []).slice(-lines), state: rec.state, ingest: this.progress.get(id) ?? null }
+    return { lines: (this.rings.get(id) ?? []).slice(-lines), state: rec.state, ingest: this.ingestOf(rec) }
   }
 
   async close (): Promise<void> {
@@ -195,11 +196,16 @@ export class Library {
     const status = this.c.link?.status(rec.id)
     return {
       ...rec,
-      ingest: this.progress.get(rec.id) ?? null,
+      ingest: this.ingestOf(rec),
       peers: writer ? writer.drive.core.peers.length : 0,
       registered: status?.registered ?? false,
       registerError: this.c.link ? status?.registerError ?? null : 'no panel configured (PANEL_PUBKEY, PUBLISHER_KEY)'
     }
+  }
+
+  /** Progress only while ingesting: the record turns ready or error a moment before the job clears its progress. */
+  private ingestOf (rec: TitleRecord): IngestProgress | null {
+    return rec.state === 'ingesting' ? this.progress.get(rec.id) ?? null : null
   }
 
   private note (id: string, line: string): void {

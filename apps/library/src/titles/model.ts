@@ -75,12 +75,17 @@ export type TitleRecord = z.infer<typeof TitleRecord>
 export const RetiredFeed = z.object({ id: TitleId, generation: z.number().int(), feedKey: z.string(), purgeAt: z.number().int() })
 export type RetiredFeed = z.infer<typeof RetiredFeed>
 
-/** titles.json. `unregister`: deleted titles whose 'unavailable' register the panel has not yet taken. */
+/**
+ * titles.json. `unregister`: deleted titles whose 'unavailable' register the panel has not yet
+ * taken. `used`: a deleted title's last feed generation, so that a title added again under its
+ * id starts after it (its namespaces hold purged cores that a new drive cannot reuse).
+ */
 export const TitlesFile = z.object({
   v: z.literal(1),
   titles: z.record(z.string(), TitleRecord),
   retired: z.array(RetiredFeed).default([]),
-  unregister: z.array(z.object({ id: TitleId, title: z.string(), category: z.array(z.string()) })).default([])
+  unregister: z.array(z.object({ id: TitleId, title: z.string(), category: z.array(z.string()) })).default([]),
+  used: z.record(z.string(), z.number().int().min(0)).default({})
 })
 export type TitlesFile = z.infer<typeof TitlesFile>
 

@@ -15,7 +15,7 @@ const KeysFile = z.object({ v: z.literal(1), keys: z.record(z.string(), z.string
 export interface TitleStore {
   get(id: string): TitleRecord | undefined
   list(): TitleRecord[]
-  /** Writes `record` (insert or replace). */
+  /** Writes `record` (insert or replace); a new title under a deleted one's id continues after its generations. */
   put(record: TitleRecord): Promise<void>
   remove(id: string): Promise<void>
   retired(): RetiredFeed[]
@@ -28,15 +28,25 @@ export interface TitleStore {
 }
 
 export async function openTitleStore (paths: LibraryPaths): Promise<TitleStore> {
-  const file: TitlesFile = (await readJsonFile(paths.titles, TitlesFile, { missing: 'null' })) ?? { v: 1, titles: {}, retired: [], unregister: [] }
+  const file: TitlesFile = (await readJsonFile(paths.titles, TitlesFile, { missing: 'null' })) ?? { v: 1, titles: {}, retired: [], unregister: [], used: {} }
   const keys = (await readJsonFile(paths.keys, KeysFile, { missing: 'null' }))?.keys ?? {}
   const saveTitles = () => withFileLock(paths.titles, () => writeJsonAtomic(paths.titles, file, { mode: 0o600 }))
   const saveKeys = () => withFileLock(paths.keys, () => writeJsonAtomic(paths.keys, { v: 1, keys }, { mode: 0o600 }))
   return {
     get: (id) => file.titles[id],
     list: () => Object.values(file.titles).sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id)),
-    async put (record) { file.titles[record.id] = record; await saveTitles() },
-    async remove (id) { delete file.titles[id]; await saveTitles() },
+    async put (record) {
+      const floor = file.titles[record.id] === undefined ? file.used[record.id] ?? 0 : 0
+      file.titles[record.id] = record.generation < floor ? { ...record, generation: floor } : record
+      delete file.used[record.id]
+      await saveTitles()
+    },
+    async remove (id) {
+      const gone = file.titles[id]
+      if (gone) file.used[id] = gone.generation
+      delete file.titles[id]
+      await saveTitles()
+    },
     retired: () => [...file.retired],
     async setRetired (list) { file.retired = list; await saveTitles() },
     unregistering: () => [...file.unregister],
