@@ -28,7 +28,7 @@ const BAD: Array<{ id: string; what: string; error: (input: string) => RegExp }>
   { id: 'bad.audio', what: 'an audio-only file', error: () => /^not a video: the input has no video stream$/ },
   { id: 'bad.zero', what: 'a single-frame file (zero duration)', error: () => /^the input has zero duration$/ },
   { id: 'bad.live', what: 'an endless live MPEG-TS over HTTP', error: () => /^the input has no finite duration/ },
-  { id: 'bad.codec', what: 'a video codec ffmpeg cannot decode (AVS2)', error: () => /^ffmpeg failed: Decoder \(codec avs2\) not found for input stream/ }
+  { id: 'bad.codec', what: 'a video codec ffmpeg cannot decode (AVS2)', error: () => /^ffmpeg failed: (.* — )?Decoder \(codec avs2\) not found for input stream/ }
 ]
 
 beforeAll(async () => {

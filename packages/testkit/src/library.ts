@@ -93,11 +93,14 @@ export async function startLibrary (t: TestContextLike | undefined, init: Librar
         const state = opts.state ?? 'ready'
         const registered = opts.registered ?? (init.panel !== undefined && state === 'ready')
         let view: any
+        let failed = false
         await waitFor(async () => {
           view = await handle.api('GET', `/api/titles/${id}`)
-          if (state !== 'error' && view.state === 'error') throw new Error(`title ${id} failed: ${String(view.error)}`)
-          return view.state === state && (!registered || view.registered === true)
+          // A failed title ends the wait at once (waitFor would treat a throw as "not yet").
+          failed = state !== 'error' && view.state === 'error'
+          return failed || (view.state === state && (!registered || view.registered === true))
         }, { timeoutMs: opts.timeoutMs ?? 120_000, intervalMs: 200, message: `title ${id} ${state}` })
+        if (failed) throw new Error(`title ${id} failed: ${String(view.error)}`)
         return view
       },
       cli: async (args, input) => {

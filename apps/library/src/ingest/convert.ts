@@ -54,6 +54,7 @@ export function runConversion (args: string[], init: {
     const child = spawn(prefix[0] ?? 'ffmpeg', [...prefix.slice(1), ...(prefix.length > 0 ? ['ffmpeg'] : []), ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     let last: string | undefined
+    let before: string | undefined
     child.stdout.on('data', (b: Buffer) => {
       out += b.toString()
       const lines = out.split('\n')
@@ -68,7 +69,7 @@ export function runConversion (args: string[], init: {
       err += b.toString()
       const lines = err.split('\n')
       err = lines.pop() ?? ''
-      for (const line of lines) if (line.trim() !== '') { last = line.trim(); init.onLine(last) }
+      for (const line of lines) if (line.trim() !== '') { before = last; last = line.trim(); init.onLine(last) }
     })
     const kill = () => { if (child.exitCode === null) child.kill('SIGKILL') }
     init.signal.addEventListener('abort', kill, { once: true })
@@ -76,10 +77,11 @@ export function runConversion (args: string[], init: {
     child.on('error', (e) => { spawnError = e.message })
     child.on('close', (code, signal) => {
       init.signal.removeEventListener('abort', kill)
-      if (err.trim() !== '') { last = err.trim(); init.onLine(last) }
+      if (err.trim() !== '') { before = last; last = err.trim(); init.onLine(last) }
       if (code === 0) resolve({ ok: true })
       else if (init.signal.aborted) resolve({ ok: false, error: 'ingest stopped' })
-      else resolve({ ok: false, error: spawnError ?? `ffmpeg failed: ${last ?? `exit ${String(code ?? signal)}`}` })
+      // ffmpeg often gives the cause one line before the last ("... not divisible by 2", then "Error initializing ...").
+      else resolve({ ok: false, error: spawnError ?? `ffmpeg failed: ${last === undefined ? `exit ${String(code ?? signal)}` : before === undefined ? last : `${before} — ${last}`}` })
     })
   })
 }
