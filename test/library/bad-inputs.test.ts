@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { homedir, tmpdir } from 'node:os'
@@ -28,6 +29,7 @@ const BAD: Array<{ id: string; what: string; error: (input: string) => RegExp }>
   { id: 'bad.audio', what: 'an audio-only file', error: () => /^not a video: the input has no video stream$/ },
   { id: 'bad.zero', what: 'a single-frame file (zero duration)', error: () => /^the input has zero duration$/ },
   { id: 'bad.live', what: 'an endless live MPEG-TS over HTTP', error: () => /^the input has no finite duration/ },
+  { id: 'bad.still', what: 'a still image (PNG)', error: () => /^the input is a still image, not a video$/ },
   { id: 'bad.codec', what: 'a video codec ffmpeg cannot decode (AVS2)', error: () => /^ffmpeg failed: (.* — )?Decoder \(codec avs2\) not found for input stream/ }
 ]
 
@@ -39,6 +41,11 @@ beforeAll(async () => {
   await mkdir(shellDir)
   const text = join(media, 'notes.mp4')
   await writeFile(text, 'these are the director\'s notes, not a film\n'.repeat(50))
+  const still = join(media, 'poster.png')
+  await new Promise<void>((resolve, reject) => {
+    const p = spawn('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=64x64:duration=1', '-frames:v', '1', still], { stdio: 'ignore' })
+    p.on('close', (code) => { if (code === 0) resolve(); else reject(new Error(`ffmpeg exited ${String(code)}`)) })
+  })
   const [good, shell, audio, zero, codec, live, port, odd] = await Promise.all([
     makeMedia(media, 'h264-aac', 4),
     makeMedia(shellDir, 'h264-aac', 4, `${SHELL_NAME}.mp4`),
@@ -57,12 +64,13 @@ beforeAll(async () => {
     'bad.zero': zero,
     'bad.live': live.url,
     'bad.codec': codec,
+    'bad.still': still,
     'good.film': good,
     'good.shell': shell,
     'good.odd': odd
   })
   // One queue (INGEST_CONCURRENCY 1): the good title sits between the bad ones.
-  for (const id of ['bad.missing', 'bad.url', 'bad.text', 'good.film', 'bad.audio', 'bad.zero', 'bad.live', 'bad.codec', 'good.shell', 'good.odd']) {
+  for (const id of ['bad.missing', 'bad.url', 'bad.text', 'good.film', 'bad.audio', 'bad.zero', 'bad.live', 'bad.still', 'bad.codec', 'good.shell', 'good.odd']) {
     await library.api('POST', '/api/titles', { id, input: inputs[id] })
   }
 }, 120_000)

@@ -42,7 +42,11 @@ export async function probeInput (input: string, init: { signal?: AbortSignal; p
   const audio = json.streams?.find((s) => s.codec_type === 'audio')
   if (!video?.codec_name) return { ok: false, error: 'not a video: the input has no video stream' }
   const duration = Number(json.format?.duration)
-  if (json.format?.duration === undefined || !Number.isFinite(duration)) return { ok: false, error: 'the input has no finite duration (a live or endless stream cannot be a title)' }
+  if (json.format?.duration === undefined || !Number.isFinite(duration)) {
+    // ffprobe gives a still image no duration either: name it rather than call it a live stream.
+    if (/^image2|_pipe$/.test(json.format?.format_name ?? '')) return { ok: false, error: 'the input is a still image, not a video' }
+    return { ok: false, error: 'the input has no finite duration (a live or endless stream cannot be a title)' }
+  }
   if (duration <= 0) return { ok: false, error: 'the input has zero duration' }
   if (duration > MAX_DURATION_SEC) return { ok: false, error: `the input is longer than ${MAX_DURATION_SEC / 3600} hours (${Math.round(duration)} s)` }
   return { ok: true, info: { durationSec: duration, videoCodec: video.codec_name, audioCodec: audio?.codec_name ?? null } }
