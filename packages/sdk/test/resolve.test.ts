@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 // A panel process and a broadcaster process (ffmpeg test pattern channels) on a local testnet,
-// plus a finished vod rendition fed from this process (the VOD library daemon does not exist
-// yet, so its register is sent the way it will send it); every record shape of spec 3
+// plus a finished vod rendition fed from this process (registered the way the VOD library
+// registers; test/library drives the real library daemon); every record shape of spec 3
 // "resolve contract" is prepared before the tests run.
 const ctx = { onTestFinished: () => {} }
 let stack: Stack
