@@ -11,7 +11,7 @@ export const libraryEnvSchema = z.object({
   PUBLISHER_NAME: env.str({ optional: true, min: 1, max: 64 }).describe('The library\'s enrolled publisher name (`arus-panel add-publisher library --scopes <title globs>`); registers carry it and obey its scopes. Unset = the legacy shared key.'),
   PUBLISHER_KEY: env.hex({ bytes: 64, optional: true }).describe('Ed25519 secret key that signs registers: the enrolled site key or, without PUBLISHER_NAME, the legacy shared key.'),
   HLS_TIME: env.int({ min: 1, max: 30, default: 4 }).describe('Default segment length in seconds of a title (a title may set its own hlsTime).'),
-  INGEST_CONCURRENCY: env.int({ min: 1, max: 16, default: 1 }).describe('Titles ingested at once (a transcode uses roughly 0.5 to 1 core); the rest wait queued.'),
+  INGEST_CONCURRENCY: env.int({ min: 1, max: 16, default: 1 }).describe('Titles ingested at once (a 720p transcode takes about 1.7 cores here, docs/benchmarks.md); the rest wait queued.'),
   ...swarmEnv,
   ...socketBufferEnv,
   ...adminAuthEnv,
