@@ -41,9 +41,11 @@ else
   fi
 fi
 
-# 2. System packages: ffmpeg always; Chromium for the browser tests (ARUS_SKIP_CHROMIUM=1 skips it).
+# 2. System packages: ffmpeg always; faketime (a reseller process living weeks ahead in the
+#    expiry tests); Chromium for the browser tests (ARUS_SKIP_CHROMIUM=1 skips it).
 apt_install ffmpeg ffmpeg --no-install-recommends
 apt_install ffprobe ffmpeg --no-install-recommends
+apt_install faketime faketime --no-install-recommends
 if [ -z "${ARUS_SKIP_CHROMIUM:-}" ]; then apt_install chromium chromium --no-install-recommends; fi
 
 # 3. Workspace dependencies from the committed lockfile, then the build.

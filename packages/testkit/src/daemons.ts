@@ -16,6 +16,7 @@ export const ARUS_BINS = {
   panel: join(root, 'apps', 'panel', 'bin', 'arus-panel.js'),
   broadcaster: join(root, 'apps', 'broadcaster', 'bin', 'arus-broadcaster.js'),
   library: join(root, 'apps', 'library', 'bin', 'arus-library.js'),
+  reseller: join(root, 'apps', 'reseller', 'bin', 'arus-reseller.js'),
   testnet: join(root, 'packages', 'swarm', 'bin', 'arus-testnet.js')
 } as const
 
@@ -147,6 +148,16 @@ export async function spawnLibraryDaemon (t: TestContextLike | undefined, env: R
   const proc = spawnBin(t, ARUS_BINS.library, ['run'], loggingEnv(env), init)
   return owning(proc, init.signal, async () =>
     ({ proc, url: field(await proc.waitForLine(/"event":"library\.ready"/, init.readyTimeoutMs ?? 30_000), 'controlUrl') }))
+}
+
+/**
+ * Starts `arus-reseller run` (logs forced to JSON) and waits for `reseller.ready`; the URL is its
+ * `controlUrl`. A failed start-up stops the process.
+ */
+export async function spawnResellerDaemon (t: TestContextLike | undefined, env: Record<string, string>, init: DaemonInit = {}): Promise<SpawnedDaemon> {
+  const proc = spawnBin(t, ARUS_BINS.reseller, ['run'], loggingEnv(env), init)
+  return owning(proc, init.signal, async () =>
+    ({ proc, url: field(await proc.waitForLine(/"event":"reseller\.ready"/, init.readyTimeoutMs ?? 30_000), 'controlUrl') }))
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { isArusError, ServiceError } from '../errors.js'
 import { issueAdminToken, type TokenKeys } from './auth.js'
@@ -28,6 +28,15 @@ export interface LoginInit {
   verifier: VerifyWorker
   now: () => number
   onResult(result: LoginResult, name: string, ip: string): void
+  /** The address the lockout keys on. */
+  clientAddress(req: FastifyRequest): string
+  reply?: LoginReplyExtension
+}
+
+/** Extra fields of a successful login's reply, declared by `schema` (which extends {@link LoginReply}). */
+export interface LoginReplyExtension {
+  schema: z.ZodObject
+  extra(name: string): Promise<Record<string, unknown>>
 }
 
 export const LoginBody = z.strictObject({
@@ -53,12 +62,13 @@ export function loginRoute (app: FastifyInstance, init: LoginInit): void {
     tag: 'auth',
     summary: 'Log in as an admin; returns a session token',
     body: LoginBody,
-    response: LoginReply
+    response: init.reply?.schema ?? LoginReply
   }, async ({ body }, req) => {
-    const keys = [`name:${body.username}`, `addr:${req.ip}`]
+    const ip = init.clientAddress(req)
+    const keys = [`name:${body.username}`, `addr:${ip}`]
     const wait = init.lockout.retryAfter(keys)
     if (wait > 0) {
-      init.onResult('locked', body.username, req.ip)
+      init.onResult('locked', body.username, ip)
       throw ServiceError.locked(wait)
     }
     let tokenVersion = 0
@@ -71,15 +81,16 @@ export function loginRoute (app: FastifyInstance, init: LoginInit): void {
         return job
       })
     } catch (err) {
-      init.onResult((isArusError(err) && OUTCOME[err.code]) || 'error', body.username, req.ip)
+      init.onResult((isArusError(err) && OUTCOME[err.code]) || 'error', body.username, ip)
       throw err
     }
     if (!ok) {
-      init.onResult('failed', body.username, req.ip)
+      init.onResult('failed', body.username, ip)
       throw ServiceError.badCredentials()
     }
     init.lockout.reset(keys)
-    init.onResult('ok', body.username, req.ip)
-    return issueAdminToken(init.keys, body.username, tokenVersion, init.sessionTtlMs, init.now())
+    init.onResult('ok', body.username, ip)
+    const issued = issueAdminToken(init.keys, body.username, tokenVersion, init.sessionTtlMs, init.now())
+    return init.reply ? { ...issued, ...(await init.reply.extra(body.username)) } : issued
   })
 }

@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify'
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify'
 import type { Logger } from 'pino'
 import { Counter, type Registry } from 'prom-client'
 import { z } from 'zod'
@@ -10,7 +10,7 @@ import { installAuthGate, type TokenKeys } from './auth.js'
 import { mountDashboard, type DashboardInit } from './dashboard.js'
 import { installErrorHandling, type ErrorMapper } from './errors-http.js'
 import { createLockout } from './lockout.js'
-import { loginRoute, type AdminVerifier, type LoginResult } from './login.js'
+import { loginRoute, type AdminVerifier, type LoginReplyExtension, type LoginResult } from './login.js'
 import { isLoopbackHost } from './loopback.js'
 import { buildOpenApi, type OpenApiInfo } from './openapi.js'
 import { route, routeTable } from './routes.js'
@@ -62,6 +62,12 @@ export interface ControlServerDeps {
   trustProxy?: boolean
   /** Largest JSON body in bytes (default 1 MiB). */
   bodyLimit?: number
+  /** The client address the login lockout and logs key on (default: Fastify's `req.ip`, which honours `trustProxy`). */
+  clientAddress?: (req: FastifyRequest) => string
+  /** Runs first on every request, before the auth gate (e.g. a client-address allowlist); throw to refuse. */
+  beforeAuth?: (req: FastifyRequest) => void | Promise<void>
+  /** Extra fields of the login reply (e.g. the reseller's `role`), with the reply schema that declares them. */
+  loginReply?: LoginReplyExtension
 }
 
 const DEFAULT_TTL_MS = 12 * 3_600_000
@@ -102,6 +108,8 @@ export function buildControlServer (deps: ControlServerDeps): FastifyInstance {
     bodyLimit: deps.bodyLimit ?? 1024 * 1024
   }) as unknown as FastifyInstance
   installErrorHandling(app, deps.mapError)
+  const beforeAuth = deps.beforeAuth
+  if (beforeAuth !== undefined) app.addHook('onRequest', async (req) => { await beforeAuth(req) })
   app.addHook('onSend', async (_req, reply, payload) => {
     for (const [k, v] of Object.entries(HEADERS)) if (!reply.hasHeader(k)) void reply.header(k, v)
     return payload
@@ -144,7 +152,9 @@ export function buildControlServer (deps: ControlServerDeps): FastifyInstance {
     lockout: createLockout({ threshold: deps.auth.lockout.threshold, windowSeconds: deps.auth.lockout.windowSeconds, now }),
     verifier,
     now,
-    onResult
+    onResult,
+    clientAddress: deps.clientAddress ?? ((req) => req.ip),
+    ...(deps.loginReply !== undefined ? { reply: deps.loginReply } : {})
   })
 
   installAuthGate(app, { publicKey: deps.auth.keys.publicKey, currentTokenVersion, now })

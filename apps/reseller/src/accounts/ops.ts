@@ -1,0 +1,419 @@
+import type { z } from 'zod'
+import { isArusError } from '@arus/service'
+import { isAdminTier, reachesOwner, requireAdminTier, type Caller } from '../access.js'
+import { DAY_MS, utcDayStart, type ResellerCore } from '../core.js'
+import { ResellerError } from '../errors.js'
+import type { LedgerLine } from '../ledger/line.js'
+import { effectiveMaxDevices, trialCap } from '../principals/ops.js'
+import {
+  EXPIRING_DAYS, type AccountDetail, type AccountRecord, type AccountView, type ActivateInput, type ListAccountsQuery, type PanelUserState, type TrialInput
+} from './model.js'
+import { createPanelUser, deletePanelUser, findPanelUser, setPanelStatus, userPath } from './panel-user.js'
+import { settleLocked } from './settle.js'
+
+/**
+ * The account operations (spec 2 "Reseller account", the accounts rows of the endpoint table).
+ * Money moves only through the ledger, whose line is each operation's commit point: a debit is
+ * fsynced before the panel is called, a panel failure after it is refunded at once, and an
+ * operation cut by a crash is settled by the next reconcile (accounts/settle.ts).
+ */
+
+export function viewAccount (name: string, a: AccountRecord): AccountView {
+  return {
+    name,
+    owner: a.owner,
+    status: a.pending?.op === 'activate' ? 'pending' : a.status,
+    trial: a.trial,
+    createdAt: a.createdAt,
+    expiresAt: a.expiresAt,
+    months: a.months,
+    packages: a.packages,
+    manualGrants: a.manualGrants,
+    maxDevices: a.maxDevices,
+    suspendedBy: a.suspendedBy
+  }
+}
+
+/** The account, or 404 when missing and 403 when its owner is outside the caller's subtree. */
+function reachable (core: ResellerCore, caller: Caller, name: string): AccountRecord {
+  const a = core.accounts.get(name)
+  if (!a) throw ResellerError.notFound('account', name)
+  if (!reachesOwner(core, caller, a.owner)) throw ResellerError.forbidden(`account "${name}" belongs outside the caller's subtree`)
+  return a
+}
+
+/** Like {@link reachable}, and settled (call it in the account's turn): an interrupted operation is settled first; one still open answers 409. */
+async function settled (core: ResellerCore, caller: Caller, name: string): Promise<AccountRecord> {
+  let a = reachable(core, caller, name)
+  if (a.pending !== null) {
+    await settleLocked(core, name).catch(() => {})
+    a = reachable(core, caller, name)
+    if (a.pending !== null) throw ResellerError.of('RESELLER_ACCOUNT_BUSY', `account "${name}" has an operation in progress (${a.pending.op})`)
+  }
+  return a
+}
+
+const cost = (core: ResellerCore, months: number) => months * core.settings.creditsPerMonth
+
+/** Refunds a debit line whose panel step failed (idempotent by ref). */
+async function refund (core: ResellerCore, debit: LedgerLine, why: string): Promise<void> {
+  await core.ledger.append(() => ({ type: 'REFUND', actor: debit.actor, principal: debit.principal, amount: -debit.amount, account: debit.account!, ref: `refund:${debit.seq}`, note: `refund of #${debit.seq}: ${why}`.slice(0, 500) }))
+}
+
+const panelWhy = (err: unknown) => (isArusError(err) ? err.code : 'error')
+
+export async function listAccounts (core: ResellerCore, caller: Caller, q: z.output<typeof ListAccountsQuery>): Promise<{ items: AccountView[]; total: number; offset: number; limit: number }> {
+  const now = core.now()
+  const needle = q.q?.toLowerCase()
+  const soon = now + EXPIRING_DAYS * DAY_MS
+  const scope = isAdminTier(caller.role) ? null : new Set(core.principals.subtree(caller.name))
+  const rows = core.accounts.entries().filter(([name, a]) => {
+    if (scope && !scope.has(a.owner)) return false
+    if (q.owner !== undefined && a.owner !== q.owner) return false
+    if (needle !== undefined && !name.toLowerCase().includes(needle) && !a.owner.toLowerCase().includes(needle)) return false
+    switch (q.filter) {
+      case 'active': return a.status === 'active' && a.pending === null
+      case 'disabled': return a.status !== 'active'
+      case 'expiring': return a.status === 'active' && a.expiresAt <= soon
+      case 'trial': return a.trial
+      default: return true
+    }
+  }).map(([name, a]) => viewAccount(name, a))
+  const key: Record<typeof q.sort, (v: AccountView) => string | number> = {
+    name: (v) => v.name, expires: (v) => v.expiresAt, created: (v) => v.createdAt, status: (v) => v.status, owner: (v) => v.owner
+  }
+  const k = key[q.sort]
+  const sign = q.dir === 'desc' ? -1 : 1
+  rows.sort((x, y) => { const a = k(x); const b = k(y); return (a < b ? -1 : a > b ? 1 : x.name < y.name ? -1 : 1) * sign })
+  return { items: rows.slice(q.offset, q.offset + q.limit), total: rows.length, offset: q.offset, limit: q.limit }
+}
+
+export async function getAccount (core: ResellerCore, caller: Caller, name: string): Promise<z.input<typeof AccountDetail>> {
+  const a = reachable(core, caller, name)
+  let panel: PanelUserState | null = null
+  let panelError: string | null = null
+  try {
+    panel = await findPanelUser(core, name)
+    if (panel === null) panelError = 'PANEL: the user does not exist on the panel'
+  } catch (err) {
+    panelError = (err as Error).message
+  }
+  return { ...viewAccount(name, a), panel, panelError }
+}
+
+/** Reserves the name with a pending record (409 when taken here or on the panel). */
+async function reserve (core: ResellerCore, caller: Caller, name: string, rec: Omit<AccountRecord, 'pending' | 'seq' | 'status' | 'suspendedBy' | 'createdAt'>): Promise<void> {
+  if (core.accounts.has(name)) {
+    await settleLocked(core, name).catch(() => {})
+    if (core.accounts.has(name)) throw ResellerError.exists('account', name)
+  }
+  // A name the panel already has is refused before any credit moves.
+  if (await findPanelUser(core, name) !== null) throw new ResellerError('PANEL_USER_EXISTS', `PANEL: user "${name}" already exists on the panel`, 409)
+  await core.accounts.update(name, (cur) => {
+    if (cur) throw ResellerError.exists('account', name)
+    return { rec: { ...rec, createdAt: core.now(), status: 'active', suspendedBy: null, seq: 0, pending: { op: 'activate', at: core.now(), by: caller.name, cleanup: false, after: core.ledger.seq() } } }
+  })
+}
+
+/** After a failed creation: drop the reservation, or keep it for the settle when a panel user may be left. */
+async function release (core: ResellerCore, name: string, outcome: { userMayExist: boolean }): Promise<void> {
+  let mayExist = outcome.userMayExist
+  if (mayExist) mayExist = await deletePanelUser(core, name).then(() => false, () => true)
+  await core.accounts.update(name, (cur) => ({ rec: mayExist && cur?.pending?.op === 'activate' ? { ...cur, pending: { ...cur.pending, cleanup: true } } : undefined }))
+}
+
+/** POST /api/accounts: debit months × CREDITS_PER_MONTH, create on the panel, or refund. */
+async function activateAccountLocked (core: ResellerCore, caller: Caller, input: z.output<typeof ActivateInput>): Promise<AccountView> {
+  if (input.maxDevices !== undefined) requireAdminTier(caller, 'passing maxDevices')
+  const price = cost(core, input.months)
+  if (core.ledger.balance(caller.name) < price) throw ResellerError.insufficient(core.ledger.balance(caller.name), price)
+  const maxDevices = input.maxDevices ?? effectiveMaxDevices(core, caller.name).value
+  const now = core.now()
+  const base = {
+    owner: caller.name, expiresAt: now + input.months * core.settings.daysPerMonth * DAY_MS, months: input.months, trial: false,
+    packages: input.packages ?? null, manualGrants: [...new Set(input.grants ?? [])].sort(), maxDevices
+  }
+  await reserve(core, caller, input.name, base)
+  let debit: LedgerLine
+  try {
+    debit = (await core.ledger.append(() => ({ type: 'ACTIVATE', actor: caller.name, principal: caller.name, amount: -price, account: input.name, note: `activate ${input.months} month(s)` })))!.line
+  } catch (err) {
+    await core.accounts.remove(input.name)
+    throw err
+  }
+  const outcome = await createPanelUser(core, input.name, input.password, { maxDevices, packages: input.packages, grants: input.grants })
+  if (!outcome.ok) {
+    await refund(core, debit, panelWhy(outcome.err))
+    await release(core, input.name, outcome)
+    throw outcome.err
+  }
+  const rec = await core.accounts.update(input.name, (cur) => {
+    const next: AccountRecord = { ...(cur ?? { ...base, createdAt: now, status: 'active', suspendedBy: null }), expiresAt: base.expiresAt, pending: null, seq: debit.seq }
+    return { rec: next, result: next }
+  })
+  core.activity.record({ event: 'account.activated', account: input.name, principal: caller.name, months: input.months }, 'account activated')
+  return viewAccount(input.name, rec)
+}
+
+/** POST /api/trials: free, TRIAL_HOURS long, at most trialDailyCap per principal per UTC day. */
+async function createTrialLocked (core: ResellerCore, caller: Caller, input: z.output<typeof TrialInput>): Promise<AccountView> {
+  if (input.maxDevices !== undefined) requireAdminTier(caller, 'passing maxDevices')
+  const cap = trialCap(core, caller.name).value
+  const overCap = () => core.ledger.trialsSince(caller.name, utcDayStart(core.now())) >= cap
+  if (overCap()) throw ResellerError.of('RESELLER_TRIAL_CAP', `${caller.name} used its ${cap} trial(s) for today (UTC)`)
+  const maxDevices = input.maxDevices ?? effectiveMaxDevices(core, caller.name).value
+  const base = { owner: caller.name, expiresAt: core.now() + core.settings.trialHours * 3_600_000, months: 0, trial: true, packages: null, manualGrants: [], maxDevices }
+  await reserve(core, caller, input.name, base)
+  const outcome = await createPanelUser(core, input.name, input.password, { maxDevices })
+  if (!outcome.ok) {
+    await release(core, input.name, outcome)
+    throw outcome.err
+  }
+  let line: LedgerLine
+  try {
+    // The cap is checked again in the ledger's turn: concurrent trials cannot pass it together.
+    line = (await core.ledger.append(() => {
+      if (overCap()) throw ResellerError.of('RESELLER_TRIAL_CAP', `${caller.name} used its ${cap} trial(s) for today (UTC)`)
+      return { type: 'TRIAL', actor: caller.name, principal: caller.name, amount: 0, account: input.name, note: `trial ${core.settings.trialHours} h` }
+    }))!.line
+  } catch (err) {
+    await release(core, input.name, { userMayExist: true })
+    throw err
+  }
+  const rec = await core.accounts.update(input.name, (cur) => {
+    const next: AccountRecord = { ...cur!, pending: null, seq: line.seq }
+    return { rec: next, result: next }
+  })
+  core.activity.record({ event: 'account.trial', account: input.name, principal: caller.name }, 'trial created')
+  return viewAccount(input.name, rec)
+}
+
+/** Renew: the caller pays; the term runs from the later of now and the expiry; a trial becomes paid; an expired account is enabled again. */
+async function renewAccountLocked (core: ResellerCore, caller: Caller, name: string, months: number): Promise<AccountView> {
+  await settled(core, caller, name)
+  const price = cost(core, months)
+  const debit = (await core.ledger.append(() => ({ type: 'RENEW', actor: caller.name, principal: caller.name, amount: -price, account: name, note: `renew ${months} month(s)` })))!.line
+  const a = core.accounts.get(name)!
+  if (a.status === 'expired') {
+    try {
+      await setPanelStatus(core, name, 'active')
+    } catch (err) {
+      await refund(core, debit, panelWhy(err))
+      throw err
+    }
+  }
+  const rec = await applyRenew(core, name, debit)
+  core.activity.record({ event: 'account.renewed', account: name, principal: caller.name, months }, 'account renewed')
+  return viewAccount(name, rec)
+}
+
+/** Applies a RENEW line to the record (also the settle's roll-forward). */
+export async function applyRenew (core: ResellerCore, name: string, line: LedgerLine): Promise<AccountRecord> {
+  const months = -line.amount / core.settings.creditsPerMonth
+  return core.accounts.update(name, (cur) => {
+    if (!cur) throw ResellerError.notFound('account', name)
+    if (cur.seq >= line.seq) return { rec: cur, result: cur }
+    const from = Math.max(line.ts, cur.expiresAt)
+    const expiresAt = from + Math.round(months * core.settings.daysPerMonth * DAY_MS)
+    const next: AccountRecord = { ...cur, expiresAt, months: cur.months + Math.round(months), trial: false, status: cur.status === 'expired' ? 'active' : cur.status, seq: line.seq }
+    return { rec: next, result: next }
+  })
+}
+
+/** Suspend or resume one account. Resuming an expired one is refused (renew it). */
+async function setAccountStatusLocked (core: ResellerCore, caller: Caller, name: string, status: 'active' | 'disabled'): Promise<AccountView> {
+  const a = await settled(core, caller, name)
+  if (status === 'active' && (a.status === 'expired' || a.expiresAt <= core.now())) throw ResellerError.of('RESELLER_ACCOUNT_EXPIRED', `account "${name}" expired: renew it`)
+  await setPanelStatus(core, name, status)
+  const rec = await core.accounts.update(name, (cur) => {
+    const next: AccountRecord = { ...cur!, status, suspendedBy: null }
+    return { rec: next, result: next }
+  })
+  core.activity.record({ event: 'account.status', account: name, status, principal: caller.name }, 'account status changed')
+  return viewAccount(name, rec)
+}
+
+/** A principal's with-accounts suspension or resume: every account of its subtree (resume: only those it disabled). */
+export async function setOwnersAccountsStatus (core: ResellerCore, principal: string, status: 'active' | 'disabled'): Promise<{ changed: number; failed: string[] }> {
+  const owners = new Set(core.principals.subtree(principal))
+  let changed = 0
+  const failed: string[] = []
+  for (const [name] of core.accounts.ownedBy(owners)) {
+    try {
+      const done = await core.accountLock.run(name, async () => {
+        const cur = core.accounts.get(name)
+        if (!cur || cur.pending !== null) return false
+        const wanted = status === 'disabled' ? cur.status === 'active' : cur.status === 'disabled' && cur.suspendedBy === principal && cur.expiresAt > core.now()
+        if (!wanted) return false
+        await setPanelStatus(core, name, status)
+        await core.accounts.update(name, (c) => ({ rec: c && { ...c, status, suspendedBy: status === 'disabled' ? principal : null } }))
+        return true
+      })
+      if (done) changed++
+    } catch (err) {
+      failed.push(name)
+      core.log.warn({ event: 'account.status', account: name, err: (err as Error).message }, 'could not change an account with its principal')
+    }
+  }
+  return { changed, failed }
+}
+
+async function setAccountPasswordLocked (core: ResellerCore, caller: Caller, name: string, password: string): Promise<AccountView> {
+  const a = await settled(core, caller, name)
+  await core.panel.call('POST', userPath(name, '/password'), { password })
+  core.activity.record({ event: 'account.password', account: name, principal: caller.name }, 'account password set')
+  return viewAccount(name, a)
+}
+
+async function setAccountMaxDevicesLocked (core: ResellerCore, caller: Caller, name: string, maxDevices: number): Promise<AccountView> {
+  requireAdminTier(caller, 'max-devices')
+  await settled(core, caller, name)
+  await core.panel.call('POST', userPath(name, '/max-devices'), { maxDevices })
+  const rec = await core.accounts.update(name, (cur) => { const next = { ...cur!, maxDevices }; return { rec: next, result: next } })
+  return viewAccount(name, rec)
+}
+
+async function grantStreamLocked (core: ResellerCore, caller: Caller, name: string, streamId: string): Promise<{ changed: boolean; account: AccountView }> {
+  await settled(core, caller, name)
+  const r = await core.panel.call<{ changed: boolean }>('POST', userPath(name, '/grants'), { streamId })
+  const rec = await core.accounts.update(name, (cur) => { const next = { ...cur!, manualGrants: [...new Set([...cur!.manualGrants, streamId])].sort() }; return { rec: next, result: next } })
+  return { changed: r.changed, account: viewAccount(name, rec) }
+}
+
+/** The reply carries stillGranted: true when a package re-seals the channel. */
+async function revokeStreamLocked (core: ResellerCore, caller: Caller, name: string, streamId: string): Promise<{ changed: boolean; stillGranted: boolean; coveredBy: unknown }> {
+  await settled(core, caller, name)
+  const r = await core.panel.call<{ changed: boolean; stillGranted: boolean; coveredBy: unknown }>('DELETE', userPath(name, `/grants/${encodeURIComponent(streamId)}`))
+  await core.accounts.update(name, (cur) => ({ rec: { ...cur!, manualGrants: cur!.manualGrants.filter((g) => g !== streamId) } }))
+  return { changed: r.changed, stillGranted: r.stillGranted, coveredBy: r.coveredBy }
+}
+
+/** Replaces the panel's packages of the account (no credit impact); the reconcile re-asserts them on drift. */
+async function setAccountPackagesLocked (core: ResellerCore, caller: Caller, name: string, packages: string[]): Promise<AccountView> {
+  await settled(core, caller, name)
+  const list = [...new Set(packages)].sort()
+  await core.panel.call('POST', userPath(name, '/packages'), { packages: list })
+  const rec = await core.accounts.update(name, (cur) => { const next = { ...cur!, packages: list }; return { rec: next, result: next } })
+  return viewAccount(name, rec)
+}
+
+async function logoutAllLocked (core: ResellerCore, caller: Caller, name: string): Promise<AccountView> {
+  const a = await settled(core, caller, name)
+  await core.panel.call('POST', userPath(name, '/logout-all'))
+  return viewAccount(name, a)
+}
+
+async function listDevicesLocked (core: ResellerCore, caller: Caller, name: string): Promise<{ devices: unknown[] }> {
+  await settled(core, caller, name)
+  return core.panel.call<{ devices: unknown[] }>('GET', userPath(name, '/devices'))
+}
+
+async function removeDeviceLocked (core: ResellerCore, caller: Caller, name: string, id: string): Promise<{ deleted: string }> {
+  await settled(core, caller, name)
+  return core.panel.call<{ deleted: string }>('DELETE', userPath(name, `/devices/${encodeURIComponent(id)}`))
+}
+
+/** DELETE /api/accounts/:acct/devices: drops every enrollment. */
+async function removeDevicesLocked (core: ResellerCore, caller: Caller, name: string): Promise<{ deleted: string; devices: number }> {
+  const { devices } = await listDevicesLocked(core, caller, name)
+  let n = 0
+  for (const d of devices as Array<{ id?: unknown; deviceId?: unknown }>) {
+    const id = typeof d.deviceId === 'string' ? d.deviceId : typeof d.id === 'string' ? d.id : null
+    if (id === null) continue
+    await core.panel.call('DELETE', userPath(name, `/devices/${encodeURIComponent(id)}`))
+    n++
+  }
+  return { deleted: name, devices: n }
+}
+
+/** Whole remaining months at CREDITS_PER_MONTH; none for trials, expired accounts, or an admin tier's delete. */
+export function deleteRefund (core: ResellerCore, caller: Caller, a: AccountRecord): number {
+  if (isAdminTier(caller.role) || a.trial || a.status === 'expired') return 0
+  const left = a.expiresAt - core.now()
+  return left <= 0 ? 0 : Math.floor(left / (core.settings.daysPerMonth * DAY_MS)) * core.settings.creditsPerMonth
+}
+
+/** Deletes the panel user, then refunds the owner (unless an admin deletes) and drops the record. */
+async function deleteAccountLocked (core: ResellerCore, caller: Caller, name: string): Promise<{ deleted: string; refunded: number }> {
+  const a = await settled(core, caller, name)
+  const amount = deleteRefund(core, caller, a)
+  await core.accounts.update(name, (cur) => ({ rec: { ...cur!, pending: { op: 'delete', at: core.now(), by: caller.name, refund: amount } } }))
+  try {
+    await deletePanelUser(core, name)
+  } catch (err) {
+    await core.accounts.update(name, (cur) => ({ rec: cur && { ...cur, pending: null } }))
+    throw err
+  }
+  await finishDelete(core, name)
+  core.activity.record({ event: 'account.deleted', account: name, principal: caller.name, refunded: amount }, 'account deleted')
+  return { deleted: name, refunded: amount }
+}
+
+/** The tail of a delete once the panel user is gone: the refund line (once), then the record. */
+export async function finishDelete (core: ResellerCore, name: string): Promise<void> {
+  const a = core.accounts.get(name)
+  if (a?.pending?.op !== 'delete') return
+  const { refund: amount, by } = a.pending
+  if (amount > 0) {
+    await core.ledger.append(() => ({ type: 'REFUND', actor: by, principal: a.owner, amount, account: name, ref: `delete:${name}:${a.createdAt}`, note: `${name} deleted: ${amount / core.settings.creditsPerMonth} month(s) left` }))
+  }
+  await core.accounts.remove(name)
+}
+
+// --- every operation on one account runs in that account's turn (core.accountLock) ---
+
+export function activateAccount (core: ResellerCore, caller: Caller, input: z.output<typeof ActivateInput>): Promise<AccountView> {
+  return core.accountLock.run(input.name, () => activateAccountLocked(core, caller, input))
+}
+
+export function createTrial (core: ResellerCore, caller: Caller, input: z.output<typeof TrialInput>): Promise<AccountView> {
+  return core.accountLock.run(input.name, () => createTrialLocked(core, caller, input))
+}
+
+export function renewAccount (core: ResellerCore, caller: Caller, name: string, months: number): Promise<AccountView> {
+  return core.accountLock.run(name, () => renewAccountLocked(core, caller, name, months))
+}
+
+export function setAccountStatus (core: ResellerCore, caller: Caller, name: string, status: 'active' | 'disabled'): Promise<AccountView> {
+  return core.accountLock.run(name, () => setAccountStatusLocked(core, caller, name, status))
+}
+
+export function setAccountPassword (core: ResellerCore, caller: Caller, name: string, password: string): Promise<AccountView> {
+  return core.accountLock.run(name, () => setAccountPasswordLocked(core, caller, name, password))
+}
+
+export function setAccountMaxDevices (core: ResellerCore, caller: Caller, name: string, maxDevices: number): Promise<AccountView> {
+  return core.accountLock.run(name, () => setAccountMaxDevicesLocked(core, caller, name, maxDevices))
+}
+
+export function grantStream (core: ResellerCore, caller: Caller, name: string, streamId: string): Promise<{ changed: boolean; account: AccountView }> {
+  return core.accountLock.run(name, () => grantStreamLocked(core, caller, name, streamId))
+}
+
+export function revokeStream (core: ResellerCore, caller: Caller, name: string, streamId: string): Promise<{ changed: boolean; stillGranted: boolean; coveredBy: unknown }> {
+  return core.accountLock.run(name, () => revokeStreamLocked(core, caller, name, streamId))
+}
+
+export function setAccountPackages (core: ResellerCore, caller: Caller, name: string, packages: string[]): Promise<AccountView> {
+  return core.accountLock.run(name, () => setAccountPackagesLocked(core, caller, name, packages))
+}
+
+export function logoutAll (core: ResellerCore, caller: Caller, name: string): Promise<AccountView> {
+  return core.accountLock.run(name, () => logoutAllLocked(core, caller, name))
+}
+
+export function listDevices (core: ResellerCore, caller: Caller, name: string): Promise<{ devices: unknown[] }> {
+  return core.accountLock.run(name, () => listDevicesLocked(core, caller, name))
+}
+
+export function removeDevice (core: ResellerCore, caller: Caller, name: string, id: string): Promise<{ deleted: string }> {
+  return core.accountLock.run(name, () => removeDeviceLocked(core, caller, name, id))
+}
+
+export function removeDevices (core: ResellerCore, caller: Caller, name: string): Promise<{ deleted: string; devices: number }> {
+  return core.accountLock.run(name, () => removeDevicesLocked(core, caller, name))
+}
+
+export function deleteAccount (core: ResellerCore, caller: Caller, name: string): Promise<{ deleted: string; refunded: number }> {
+  return core.accountLock.run(name, () => deleteAccountLocked(core, caller, name))
+}
