@@ -194,13 +194,13 @@ async function renewAccountLocked (core: ResellerCore, caller: Caller, name: str
   const price = cost(core, months)
   const debit = (await core.ledger.append(() => ({ type: 'RENEW', actor: caller.name, principal: caller.name, amount: -price, account: name, note: `renew ${months} month(s)` })))!.line
   const a = core.accounts.get(name)!
-  if (a.status === 'expired') {
-    try {
-      await setPanelStatus(core, name, 'active')
-    } catch (err) {
-      await refund(core, debit, panelWhy(err))
-      throw err
-    }
+  try {
+    // The time sold must exist on the panel: an expired account is enabled again, an active one checked.
+    if (a.status === 'expired') await setPanelStatus(core, name, 'active')
+    else if (await findPanelUser(core, name) === null) throw new ResellerError('PANEL_USER_NOT_FOUND', `PANEL: user "${name}" does not exist on the panel`, 404)
+  } catch (err) {
+    await refund(core, debit, panelWhy(err))
+    throw err
   }
   const rec = await applyRenew(core, name, debit)
   core.activity.record({ event: 'account.renewed', account: name, principal: caller.name, months }, 'account renewed')
