@@ -13,7 +13,7 @@ export interface SecretValue { kind: string; value: string }
 /** A kind of secret and how to read its values from a daemon's DATA_DIR. */
 export interface SecretKind {
   kind: string
-  daemon: 'panel' | 'broadcaster' | 'any'
+  daemon: 'panel' | 'broadcaster' | 'reseller' | 'any'
   /** Values found under `dataDir` (none when the file is absent). */
   read(dataDir: string): string[]
 }
@@ -31,6 +31,9 @@ export const SECRET_KINDS: readonly SecretKind[] = [
   { kind: 'admin verifier', daemon: 'any', read: (d) => values<{ verifier: string }>(json(join(d, 'private/admins.json'))?.admins).map((a) => a.verifier) },
   { kind: 'admin salt', daemon: 'any', read: (d) => values<{ salt: string }>(json(join(d, 'private/admins.json'))?.admins).map((a) => a.salt) },
   { kind: 'control signing key', daemon: 'broadcaster', read: (d) => [json(join(d, 'private/control-key.json'))?.secretKey] },
+  { kind: 'reseller signing key', daemon: 'reseller', read: (d) => [json(join(d, 'private/control-key.json'))?.secretKey] },
+  { kind: 'principal verifier', daemon: 'reseller', read: (d) => values<{ verifier: string }>(json(join(d, 'private/principals.json'))?.principals).map((p) => p.verifier) },
+  { kind: 'principal salt', daemon: 'reseller', read: (d) => values<{ salt: string }>(json(join(d, 'private/principals.json'))?.principals).map((p) => p.salt) },
   { kind: 'feed content key', daemon: 'broadcaster', read: (d) => values<{ key: string }>(json(join(d, 'private/feed-keys.json'))?.channels).map((c) => c.key) },
   {
     kind: 'SRT passphrase',
@@ -57,10 +60,10 @@ export const SECRET_KINDS: readonly SecretKind[] = [
  * Every secret value under the given data dirs, plus `extra` (values a test was handed once:
  * passwords, PUBLISHER_KEY, a publisher's secretKey).
  */
-export function collectSecrets (dirs: { panel?: string; broadcaster?: string }, extra: SecretValue[] = []): SecretValue[] {
+export function collectSecrets (dirs: { panel?: string; broadcaster?: string; reseller?: string }, extra: SecretValue[] = []): SecretValue[] {
   const out: SecretValue[] = []
   for (const k of SECRET_KINDS) {
-    const from = k.daemon === 'any' ? [dirs.panel, dirs.broadcaster] : [dirs[k.daemon]]
+    const from = k.daemon === 'any' ? [dirs.panel, dirs.broadcaster, dirs.reseller] : [dirs[k.daemon]]
     for (const dir of from) {
       if (dir === undefined) continue
       for (const value of k.read(dir)) if (typeof value === 'string' && value.length >= 16) out.push({ kind: k.kind, value })
@@ -84,10 +87,11 @@ export function findSecrets (text: string, secrets: readonly SecretValue[]): Sec
 
 /**
  * Secrets a daemon is handed in its environment rather than keeping on disk: the report
- * webhook (its path holds the credential) and the messenger bot token. Pass the daemon's env;
+ * webhook (its path holds the credential), the messenger bot token, the reseller's panel password and
+ * top-up webhook secret. Pass the daemon's env;
  * the values go into {@link collectSecrets}' `extra`.
  */
-export const ENV_SECRET_VARIABLES: readonly string[] = ['REPORTS_WEBHOOK_URL', 'REPORTS_MSGR_BOT_TOKEN', 'PUBLISHER_KEY']
+export const ENV_SECRET_VARIABLES: readonly string[] = ['REPORTS_WEBHOOK_URL', 'REPORTS_MSGR_BOT_TOKEN', 'PUBLISHER_KEY', 'PANEL_ADMIN_PASS', 'WEBHOOK_SECRET']
 
 export function envSecrets (env: Record<string, string | undefined>): SecretValue[] {
   const out: SecretValue[] = []
