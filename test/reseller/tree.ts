@@ -48,7 +48,7 @@ export const TARGETS: Record<Role, Record<Relation, readonly string[]>> = {
 }
 
 const parentOf = (name: string): string | null => NODES.find((n) => n.name === name)?.parent ?? null
-const roleOf = (name: string): Role => NODES.find((n) => n.name === name)?.role ?? 'admin'
+export const roleOf = (name: string): Role => NODES.find((n) => n.name === name)?.role ?? 'admin'
 
 /** `name` and every fixture principal below it. */
 export function subtree (name: string): string[] {
@@ -130,7 +130,6 @@ export async function buildTree (reseller: ResellerHandle): Promise<Tree> {
       const parent = parentOf(like)
       if (parent === null) return null
       const name = fresh('p')
-      clients.delete(name)
       await ok(client(parent), 'POST', '/api/principals', { username: name, password: password(name), role: roleOf(like) })
       return name
     },
