@@ -113,7 +113,7 @@ const MATRIX: Record<string, Check[]> = {
   'DELETE /api/principals/:name': [{ expect: MANAGE, prepare: throwawayPrincipal }],
   // Observed: a principal may set its own password here too (principals/ops.ts skips the scope check for
   // itself), like POST /api/me/password; the docs table says "all but itself". Reported, not changed.
-  'POST /api/principals/:name/password': [{ expect: { ...MANAGE, admin: 'AA..', 'co-admin': 'AAAF', super: 'AAFF', reseller: 'A.FF' }, body: (n) => ({ password: tree.password(n.principal) }) }],
+  'POST /api/principals/:name/password': [{ expect: { admin: 'AA..', 'co-admin': 'AAAF', super: 'AAFF', reseller: 'A.FF' }, body: (n) => ({ password: tree.password(n.principal) }) }],
   'POST /api/principals/:name/status': [{
     expect: MANAGE,
     body: () => ({ status: 'disabled', mode: 'panel-only' }),
@@ -171,7 +171,7 @@ const MATRIX: Record<string, Check[]> = {
   // and any role may take or delete snapshots (reported). Restore and import answer 409.
   'GET /api/config': [{ expect: EVERYONE }],
   'GET /api/config/snapshots': [{ expect: EVERYONE }],
-  'POST /api/config/snapshots': [{ expect: EVERYONE, body: () => ({ note: 'roles matrix' }), prepare: async () => ({ params: {} }) }],
+  'POST /api/config/snapshots': [{ expect: EVERYONE, body: () => ({ note: 'roles matrix' }) }],
   'GET /api/config/snapshots/:id': [{ expect: EVERYONE, prepare: snapshot }],
   'POST /api/config/snapshots/:id/plan': [{ expect: EVERYONE, body: () => ({}), prepare: snapshot }],
   'POST /api/config/snapshots/:id/restore': [{ expect: EVERYONE, body: () => ({ confirm: true }), prepare: snapshot }],
@@ -181,3 +181,270 @@ const MATRIX: Record<string, Check[]> = {
   'POST /api/config/template/import': [{ expect: EVERYONE, body: template }],
   'GET /api/backups': [{ expect: EVERYONE }]
 }
+
+const FORBIDDEN_CODE = 'RESELLER_FORBIDDEN'
+
+/** Exactly `{error: {code: 'RESELLER_FORBIDDEN', message}}`. */
+function isForbidden (body: any): boolean {
+  return typeof body === 'object' && body !== null && Object.keys(body).length === 1 &&
+    typeof body.error === 'object' && body.error !== null && Object.keys(body.error).sort().join() === 'code,message' &&
+    body.error.code === FORBIDDEN_CODE && typeof body.error.message === 'string' && body.error.message !== ''
+}
+
+/** The class of an answer (see Expect), or what it was when it fits none. */
+function classify (r: HttpReply): string {
+  const code: unknown = r.body?.error?.code
+  if (r.status === 403) return isForbidden(r.body) ? 'F' : `403 ${JSON.stringify(r.body)}`
+  if (r.status === 400 && code === 'RESELLER_INVALID_INPUT') return 'I'
+  if (r.status >= 200 && r.status < 300) return 'A'
+  // A domain refusal past the scope checks (never the kit's SERVICE_* validation or not-found).
+  if ([402, 404, 409, 429].includes(r.status) && typeof code === 'string' && !code.startsWith('SERVICE_')) return 'A'
+  return `${r.status} ${JSON.stringify(r.body).slice(0, 200)}`
+}
+
+const names = (caller: string, principal: string): Names => ({ caller, principal, acct: account(principal) })
+
+/** One call of `route` as `c` (null: without a token) on the target `n`; throwaways are removed afterwards. */
+async function attempt (c: Client | null, route: string, check: Check, n: Names): Promise<HttpReply> {
+  const [method, url] = route.split(' ') as [string, string]
+  const prepared = await check.prepare?.(n)
+  try {
+    const params: Record<string, string> = { name: n.principal, acct: n.acct, streamId: 'no-such-stream', id: 'no-such-device', ...prepared?.params }
+    const path = url.replace(/:(\w+)/g, (_m, p: string) => encodeURIComponent(params[p] ?? `missing-${p}`)) + (check.query?.(n) ?? '')
+    const body = await check.body?.(n)
+    return c === null ? await tree.anonymous.call(method, path, body) : await c.call(method, path, body)
+  } finally {
+    await prepared?.cleanup?.()
+  }
+}
+
+describe('the route table', () => {
+  it('classifies every route of the OpenAPI document, and nothing else', () => {
+    expect(routes.length).toBeGreaterThan(50)
+    expect(routes.filter((r) => !(r in MATRIX)), 'routes MATRIX does not classify').toEqual([])
+    expect(Object.keys(MATRIX).filter((r) => !routes.includes(r)), 'MATRIX rows of routes that do not exist').toEqual([])
+  })
+})
+
+// --- subtree restrictions of the lists and the ledger (before the matrix adds throwaways) ---
+
+/** Who sees whom: admin tiers everyone, a super itself and its subtree, a reseller itself. */
+const SEES: Record<string, readonly string[]> = {
+  root: PRINCIPALS,
+  coadmin: PRINCIPALS,
+  supA: ['supA', 'resA1', 'resA2'],
+  supB: ['supB', 'resB1'],
+  supC: ['supC'],
+  resA1: ['resA1'],
+  resB1: ['resB1']
+}
+const isAdminTier = (name: string) => roleOf(name) === 'admin' || roleOf(name) === 'co-admin'
+const sorted = (xs: readonly string[]) => [...xs].sort()
+
+describe('subtree restrictions', () => {
+  it('GET /api/principals: admin tiers all, a super itself and its subtree, a reseller itself', async () => {
+    for (const [name, sees] of Object.entries(SEES)) {
+      const r = await tree.client(name).call('GET', '/api/principals')
+      expect(r.status).toBe(200)
+      expect(sorted(r.body.principals.map((p: { username: string }) => p.username)), name).toEqual(sorted(sees))
+    }
+  })
+
+  it('GET /api/accounts and /api/status: only the accounts of principals in scope', async () => {
+    for (const [name, sees] of Object.entries(SEES)) {
+      const c = tree.client(name)
+      const mine = sees.filter(hasAccount).map(account)
+      const list = await c.call('GET', '/api/accounts?limit=500')
+      expect(sorted(list.body.items.map((a: { name: string }) => a.name)), name).toEqual(sorted(mine))
+      expect(list.body.total).toBe(mine.length)
+      const status = (await c.call('GET', '/api/status')).body
+      expect(status.accounts.total, name).toBe(mine.length)
+      expect('principals' in status, name).toBe(isAdminTier(name))
+    }
+    expect(sorted((await tree.root.call('GET', '/api/accounts')).body.items.map((a: { name: string }) => a.name))).toEqual(sorted(ACCOUNTS))
+    // Filters cannot widen the scope.
+    expect((await tree.client('supA').call('GET', '/api/accounts?owner=resB1')).body.items).toEqual([])
+    expect((await tree.client('resA1').call('GET', '/api/accounts?q=acc-')).body.items.map((a: { name: string }) => a.name)).toEqual(['acc-resA1'])
+  })
+
+  it('GET /api/ledger: every line involves a principal in scope; ?principal= outside it is 403', async () => {
+    const all = (await tree.root.call('GET', '/api/ledger?limit=500')).body.lines as Array<{ type: string; principal: string; counterparty?: string; account?: string }>
+    for (const [name, sees] of Object.entries(SEES)) {
+      const c = tree.client(name)
+      const lines = (await c.call('GET', '/api/ledger?limit=500')).body.lines as typeof all
+      const scope = new Set(sees)
+      const outside = lines.filter((l) => !scope.has(l.principal) && !(l.counterparty !== undefined && scope.has(l.counterparty)))
+      expect(outside, name).toEqual([])
+      expect(lines.length, name).toBe(isAdminTier(name) ? all.length : all.filter((l) => scope.has(l.principal) || scope.has(l.counterparty ?? '')).length)
+      if (!isAdminTier(name)) expect(lines.length, name).toBeLessThan(all.length)
+      expect(lines.some((l) => l.type === 'TRANSFER' && l.principal === name), name).toBe(true)
+      for (const other of PRINCIPALS) {
+        const r = await c.call('GET', `/api/ledger?principal=${other}`)
+        if (isAdminTier(name) || scope.has(other)) expect(r.status, `${name} ?principal=${other}`).toBe(200)
+        else expect(r.body, `${name} ?principal=${other}`).toEqual({ error: { code: FORBIDDEN_CODE, message: expect.any(String) } })
+      }
+    }
+    expect((await tree.client('resA1').call('GET', '/api/ledger?account=acc-resB1')).body.lines).toEqual([])
+    expect((await tree.client('supA').call('GET', '/api/ledger?account=acc-resA1')).body.lines.map((l: { type: string }) => l.type)).toEqual(['ACTIVATE'])
+  })
+})
+
+const forbidden = { error: { code: FORBIDDEN_CODE, message: expect.any(String) } }
+
+describe('capability restrictions', () => {
+  it('limits: admin tiers set both, a super only trialDailyCap below it, a reseller neither', async () => {
+    const [root, co, sup, res] = [tree.root, tree.client('coadmin'), tree.client('supA'), tree.client('resA1')]
+    const view = async (name: string) => (await root.call('GET', `/api/principals/${name}`)).body
+
+    const capped = await sup.call('POST', '/api/principals/resA2/limits', { trialDailyCap: 3 })
+    expect(capped.status).toBe(200)
+    expect(capped.body).toMatchObject({ trialDailyCap: 3, trialDailyCapInherited: false })
+    expect((await sup.call('POST', '/api/principals/resA2/limits', { maxDevicesLimit: 3 })).body).toEqual(forbidden)
+    expect((await sup.call('POST', '/api/principals/resA2/limits', { maxDevicesLimit: 3, trialDailyCap: 4 })).body).toEqual(forbidden)
+    expect(await view('resA2')).toMatchObject({ maxDevicesLimit: 2, maxDevicesLimitInherited: true, trialDailyCap: 3 })
+    for (const name of ['supA', 'supB', 'resB1']) expect((await sup.call('POST', `/api/principals/${name}/limits`, { trialDailyCap: 1 })).body, name).toEqual(forbidden)
+    for (const name of ['resA1', 'resA2']) {
+      expect((await res.call('POST', `/api/principals/${name}/limits`, { trialDailyCap: 1 })).body, name).toEqual(forbidden)
+      expect((await res.call('POST', `/api/principals/${name}/limits`, { maxDevicesLimit: 1 })).body, name).toEqual(forbidden)
+    }
+
+    // maxDevicesLimit inherits down the chain.
+    expect((await co.call('POST', '/api/principals/supA/limits', { maxDevicesLimit: 4 })).body).toMatchObject({ maxDevicesLimit: 4, maxDevicesLimitInherited: false })
+    expect(await view('resA2')).toMatchObject({ maxDevicesLimit: 4, maxDevicesLimitInherited: true })
+    expect((await root.call('POST', '/api/principals/coadmin/limits', { maxDevicesLimit: 5, trialDailyCap: 6 })).body).toMatchObject({ maxDevicesLimit: 5, trialDailyCap: 6 })
+    for (const [c, name] of [[co, 'supA'], [root, 'coadmin'], [sup, 'resA2']] as const) {
+      const body = c === sup ? { trialDailyCap: null } : { maxDevicesLimit: null, trialDailyCap: null }
+      expect((await c.call('POST', `/api/principals/${name}/limits`, body)).status).toBe(200)
+    }
+    expect(await view('resA2')).toMatchObject({ maxDevicesLimit: 2, maxDevicesLimitInherited: true, trialDailyCapInherited: true })
+
+    // The same rule when creating.
+    const name = tree.fresh('p')
+    expect((await sup.call('POST', '/api/principals', { username: name, password: 'tmp-password', role: 'reseller', maxDevicesLimit: 3 })).body).toEqual(forbidden)
+    expect((await root.call('GET', `/api/principals/${name}`)).status).toBe(404)
+  })
+
+  it('maxDevices on activate and trial, and /max-devices, are admin tiers only', async () => {
+    for (const who of ['supA', 'resA1']) {
+      const c = tree.client(who)
+      const name = tree.fresh('a')
+      expect((await c.call('POST', '/api/accounts', { name, password: VIEWER_PASSWORD, months: 1, maxDevices: 1 })).body, who).toEqual(forbidden)
+      expect((await c.call('POST', '/api/trials', { name, password: VIEWER_PASSWORD, maxDevices: 1 })).body, who).toEqual(forbidden)
+      expect((await tree.root.call('GET', `/api/accounts/${name}`)).status).toBe(404)
+      expect((await c.call('POST', `/api/accounts/${account(who)}/max-devices`, { maxDevices: 1 })).body, who).toEqual(forbidden)
+    }
+    const co = tree.client('coadmin')
+    expect((await co.call('POST', '/api/accounts/acc-resA1/max-devices', { maxDevices: 3 })).body).toMatchObject({ name: 'acc-resA1', maxDevices: 3 })
+    expect((await co.call('POST', '/api/accounts/acc-resA1/max-devices', { maxDevices: 2 })).body.maxDevices).toBe(2)
+  })
+
+  it('a co-admin cannot create or change another co-admin or the root; the root can', async () => {
+    const co = tree.client('coadmin')
+    expect((await co.call('POST', '/api/principals', { username: tree.fresh('p'), password: 'tmp-password', role: 'co-admin' })).body).toEqual(forbidden)
+    const changes = (name: string): Array<[string, string, unknown]> => [
+      ['POST', `/api/principals/${name}/password`, { password: 'changed-password' }],
+      ['POST', `/api/principals/${name}/status`, { status: 'disabled' }],
+      ['POST', `/api/principals/${name}/limits`, { trialDailyCap: 1 }],
+      ['POST', '/api/credits/reclaim', { from: name, amount: 1 }],
+      ['DELETE', `/api/principals/${name}`, undefined]
+    ]
+    for (const name of ['coadmin2', ROOT]) {
+      for (const [method, path, body] of changes(name)) expect((await co.call(method, path, body)).body, `${method} ${path}`).toEqual(forbidden)
+    }
+    const made = await tree.root.call('POST', '/api/principals', { username: tree.fresh('p'), password: 'tmp-password', role: 'co-admin' })
+    expect(made.status).toBe(201)
+    expect((await tree.root.call('POST', '/api/credits/transfer', { to: made.body.username, amount: 2 })).status).toBe(200)
+    for (const [method, path, body] of changes(made.body.username)) expect((await tree.root.call(method, path, body)).status, `${method} ${path}`).toBe(200)
+  })
+
+  it('nobody deletes, disables or reclaims from the root', async () => {
+    for (const role of ROLES) {
+      const c = tree.client(CALLERS[role])
+      expect((await c.call('DELETE', `/api/principals/${ROOT}`)).body, role).toEqual(forbidden)
+      expect((await c.call('POST', `/api/principals/${ROOT}/status`, { status: 'disabled', mode: 'with-accounts' })).body, role).toEqual(forbidden)
+      expect((await c.call('POST', '/api/credits/reclaim', { from: ROOT, amount: 1 })).body, role).toEqual(forbidden)
+    }
+    expect((await tree.root.call('GET', '/api/me')).body).toMatchObject({ username: ROOT, role: 'admin', status: 'active' })
+  })
+
+  it('a denied request writes nothing', async () => {
+    const seq = async () => (await tree.anonymous.call('GET', '/healthz')).body.ledger.seq as number
+    const before = await seq()
+    const balances = async () => (await tree.root.call('GET', '/api/principals')).body.principals.map((p: { username: string; balance: number }) => `${p.username}:${p.balance}`)
+    const was = await balances()
+    const denied: Array<[string, string, string, unknown]> = [
+      ['supA', 'POST', '/api/credits/mint', { amount: 5 }],
+      ['supA', 'POST', '/api/credits/adjust', { principal: 'supA', amount: 5, note: 'no' }],
+      ['supA', 'POST', '/api/credits/transfer', { to: 'resB1', amount: 1 }],
+      ['supA', 'POST', '/api/credits/reclaim', { from: 'supB', amount: 1 }],
+      ['supA', 'POST', '/api/accounts/acc-resB1/renew', { months: 1 }],
+      ['resA1', 'POST', '/api/credits/transfer', { to: 'resA2', amount: 1 }],
+      ['resA1', 'POST', '/api/accounts/acc-resA2/renew', { months: 1 }],
+      ['resA1', 'DELETE', '/api/accounts/acc-resA2', undefined],
+      ['coadmin', 'POST', '/api/credits/reclaim', { from: ROOT, amount: 1 }]
+    ]
+    for (const [who, method, path, body] of denied) expect((await tree.client(who).call(method, path, body)).body, `${who} ${method} ${path}`).toEqual(forbidden)
+    expect(await seq()).toBe(before)
+    expect(await balances()).toEqual(was)
+  })
+})
+
+describe('route × role matrix', () => {
+  it('answers every route as MATRIX says, for every role and target relation', async () => {
+    const wrong: string[] = []
+    const tally = { routes: 0, checks: 0, cells: 0, calls: 0, A: 0, F: 0, I: 0 }
+    const verdict = async (label: string, c: Client | null, route: string, check: Check, n: Names, want: string) => {
+      const r = await attempt(c, route, check, n)
+      tally.calls++
+      const got = classify(r)
+      if (got === 'A' || got === 'F' || got === 'I') tally[got]++
+      if (got !== want) wrong.push(`${label}: expected ${want}, got ${got} (${r.status} ${JSON.stringify(r.body).slice(0, 160)})`)
+      if (r.status < 300) await check.undo?.(n)
+    }
+    for (const route of routes) {
+      tally.routes++
+      for (const check of MATRIX[route] ?? []) {
+        tally.checks++
+        const label = `${route}${check.what === undefined ? '' : ` [${check.what}]`}`
+        const anonymous = await attempt(null, route, { ...check, prepare: undefined }, names(ROOT, ROOT))
+        tally.calls++
+        if (check.expect === 'public') {
+          if (anonymous.status >= 500 || anonymous.status === 401 || anonymous.status === 403) wrong.push(`${label} without a token: ${anonymous.status}`)
+          continue
+        }
+        if (anonymous.status !== 401) wrong.push(`${label} without a token: expected 401, got ${anonymous.status}`)
+        for (const role of ROLES) {
+          const c = tree.client(CALLERS[role])
+          const cells = check.expect[role]
+          if (cells.length === 1) {
+            tally.cells++
+            await verdict(`${label} as ${role}`, c, route, check, names(c.name, c.name), cells)
+            continue
+          }
+          if (cells.length !== RELATIONS.length) throw new Error(`${label}: ${role} needs 1 or ${RELATIONS.length} cells, has '${cells}'`)
+          for (const [i, relation] of RELATIONS.entries()) {
+            const cell = cells[i]!
+            const targets = TARGETS[role][relation as Relation].filter((p) => !route.includes(':acct') || hasAccount(p))
+            if ((cell === '.') !== (targets.length === 0)) {
+              wrong.push(`${label} as ${role} → ${relation}: MATRIX says '${cell}' but there are ${targets.length} target(s)`)
+              continue
+            }
+            if (cell !== '.') tally.cells++
+            for (const target of targets) await verdict(`${label} as ${role} → ${relation} ${target}`, c, route, check, names(c.name, target), cell)
+          }
+        }
+      }
+    }
+    console.log(`roles matrix: ${JSON.stringify(tally)}`)
+    expect(wrong).toEqual([])
+  }, 150_000)
+
+  it('leaves the fixture whole and the ledger invariant holding', async () => {
+    const health = (await tree.anonymous.call('GET', '/healthz')).body
+    expect(health.ledger.invariantOk).toBe(true)
+    const principals = new Map<string, { status: string }>((await tree.root.call('GET', '/api/principals')).body.principals.map((p: { username: string; status: string }) => [p.username, p]))
+    for (const name of PRINCIPALS) expect(principals.get(name)?.status, name).toBe('active')
+    for (const name of ACCOUNTS) expect((await tree.root.call('GET', `/api/accounts/${name}`)).body.status, name).toBe('active')
+    expect((await tree.root.call('GET', '/api/accounts?q=tmp-')).body.items.filter((a: { owner: string }) => a.owner !== ROOT && !isAdminTier(a.owner)).length).toBeGreaterThanOrEqual(0)
+  })
+})

@@ -7,13 +7,18 @@ import { loadMe } from './session.js'
 /** Roles each role may create (the server's rule; docs/reseller.md "Roles and scope"). */
 const CREATABLE = { admin: ['co-admin', 'super', 'reseller'], 'co-admin': ['super', 'reseller'], super: ['reseller'], reseller: [] }
 
+/** 1 → '1 account', 2 → '2 accounts'. */
+function count (n, word) {
+  return n + ' ' + word + (n === 1 ? '' : 's')
+}
+
 function node (p) {
   const off = p.effectiveStatus !== 'active'
   return h('div', { class: 'node' },
     h('strong', { class: 'name' }, p.username), ' ',
     h('span', { class: 'badge role-' + p.role }, p.role), ' ',
     h('span', { class: 'balance' }, p.balance + ' credits'),
-    h('span', { class: 'muted' }, ' · ' + p.accounts + ' accounts · ' + p.children + ' children'),
+    h('span', { class: 'muted' }, ' · ' + count(p.accounts, 'account') + ' · ' + count(p.children, 'sub-principal')),
     off ? [' ', h('span', { class: 'badge status-disabled' }, p.status === 'disabled' ? 'disabled' : 'disabled above')] : null)
 }
 
