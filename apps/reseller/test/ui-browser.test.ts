@@ -276,7 +276,7 @@ describe('reseller UI in Chromium', () => {
     await expect.poll(() => page.textContent('#subtitle')).toBe('shop1 · reseller · 2 credits')
     expect(await page.isHidden('#nav button[data-tab="principals"]')).toBe(true)
     expect(await page.isHidden('#mint-form')).toBe(true)
-    expect(await page.textContent('#balance')).toBe('2')
+    await expect.poll(() => page.textContent('#balance')).toBe('2')
     await expect.poll(() => page.textContent('#accounts-table')).toContain('No accounts yet')
     // More months than credits: 402 with the server's code, nothing made.
     await page.fill('#account-name', 'bob1')
