@@ -149,6 +149,21 @@ describe('accounts and principals', () => {
     const supBefore = (await sup.api('GET', '/api/me')).balance
     expect(await sup.api('DELETE', '/api/principals/tmp')).toEqual({ deleted: 'tmp', reclaimed: 9 })
     expect((await sup.api('GET', '/api/me')).balance).toBe(supBefore + 9)
+    // Passthroughs: the panel's packages, cached 60 s for every principal.
+    const cached = await tmp.call('GET', '/api/packages')
+    expect(cached.status).toBe(401)
+    const pk1 = await sup.api('GET', '/api/packages')
+    await stack.panel.api('POST', '/api/packages', { name: 'late', members: ['kids'] })
+    expect((await sup.api('GET', '/api/packages')).packages.map((p: { name: string }) => p.name)).toEqual(pk1.packages.map((p: { name: string }) => p.name))
+    expect((await stack.panel.api('GET', '/api/packages')).packages.map((p: { name: string }) => p.name)).toContain('late')
+    expect((await sup.api('GET', '/api/streams')).streams.map((x: { id: string }) => x.id).sort()).toEqual(['kids', 'news', 'sport'])
+    expect((await sup.call('GET', '/api/panel/status')).status).toBe(403)
+    expect((await reseller.api('GET', '/api/panel/status')).panelKey).toBe(stack.panel.panelKey)
+    const metrics = (await reseller.call('GET', '/metrics')).body as string
+    expect(metrics).toMatch(/^arus_reseller_ledger_invariant_ok 1$/m)
+    expect(metrics).toMatch(/^arus_reseller_panel_reachable 1$/m)
+    expect(metrics).toMatch(/^arus_reseller_principals 3$/m)
+    expect(metrics).toMatch(/^arus_reseller_accounts\{status="active"\} \d+$/m)
     // An admin tier's delete refunds nothing.
     expect((await reseller.api('DELETE', '/api/accounts/bulk-54')).refunded).toBe(0)
     expect((await reseller.call('GET', '/healthz')).body.ledger.invariantOk).toBe(true)

@@ -270,6 +270,10 @@ describe('reseller UI in Chromium', () => {
     expect(await reseller.api('GET', '/api/principals/shop1')).toMatchObject({ role: 'reseller', parent: 'root', balance: 2 })
 
     // ---- the reseller: no principals tab, no minting, only its own accounts and lines ----
+    // (root's search is not carried over to the next principal)
+    await page.click('#nav button[data-tab="accounts"]')
+    await page.fill('#accounts-q', 'page1')
+    await expect.poll(() => page.textContent('#accounts-range')).toBe('1–10 of 10')
     await page.click('#nav button.logout')
     await page.waitForSelector('#login-view:not([hidden])')
     await logIn(page, 'shop1', 'shop1-password')
@@ -278,6 +282,7 @@ describe('reseller UI in Chromium', () => {
     expect(await page.isHidden('#mint-form')).toBe(true)
     await expect.poll(() => page.textContent('#balance')).toBe('2')
     await expect.poll(() => page.textContent('#accounts-table')).toContain('No accounts yet')
+    expect(await page.inputValue('#accounts-q')).toBe('')
     // More months than credits: 402 with the server's code, nothing made.
     await page.fill('#account-name', 'bob1')
     await page.fill('#account-password', 'bob-pass')

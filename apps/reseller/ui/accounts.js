@@ -113,6 +113,15 @@ export function accountsTab () {
         h('h3', {}, 'Create an account'), createAccountForm(ui),
         h('h3', {}, 'Start a free trial'), createTrialForm(ui))
     },
-    render
+    render,
+    /** After a log-out: the next principal starts from an unfiltered first page. */
+    reset () {
+      if (!q) return
+      clearTimeout(searchTimer)
+      q.value = ''
+      filter.value = ''
+      pageSize.value = DEFAULT_PAGE
+      offset = 0
+    }
   }
 }

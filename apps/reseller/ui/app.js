@@ -11,10 +11,15 @@ import { forget } from './session.js'
 
 const brand = await loadBranding()
 applyBranding(brand)
+const tabs = [accountsTab(), ledgerTab(), principalsTab()]
 createShell({
   title: brand.name,
-  tabs: [accountsTab(), ledgerTab(), principalsTab()],
+  tabs,
   // A new session may be another principal: hide role-bound parts until its /api/me answers.
   onLogin: () => forget()
 })
 decorateShell(brand)
+// The shell's own handler logs out first; then searches and filters are cleared for whoever comes next.
+document.querySelector('#nav button.logout').addEventListener('click', () => {
+  for (const t of tabs) t.reset?.()
+})

@@ -73,6 +73,15 @@ export function ledgerTab () {
       lines = r.lines
       next = r.next
       draw()
+    },
+    /** After a log-out: the next principal sees every type, and nothing of this one's lines. */
+    reset () {
+      if (!type) return
+      generation++
+      type.value = ''
+      lines = []
+      next = null
+      draw()
     }
   }
 }
