@@ -74,7 +74,7 @@ export async function listAccounts (core: ResellerCore, caller: Caller, q: z.out
     switch (q.filter) {
       case 'active': return a.status === 'active' && a.pending === null
       case 'disabled': return a.status !== 'active'
-      case 'expiring': return a.status === 'active' && a.expiresAt <= soon
+      case 'expiring': return a.status === 'active' && a.pending === null && a.expiresAt <= soon
       case 'trial': return a.trial
       default: return true
     }

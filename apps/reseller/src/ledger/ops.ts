@@ -85,6 +85,9 @@ export async function adjust (core: ResellerCore, caller: Caller, input: z.outpu
 /** Newest first; non-admins see only lines of themselves and their subtree. */
 export function queryLedger (core: ResellerCore, caller: Caller, q: z.output<typeof LedgerQueryInput>): z.input<typeof LedgerReply> {
   if (q.principal !== undefined && !isAdminTier(caller.role) && !seesPrincipal(core, caller, q.principal)) throw ResellerError.forbidden(`principal "${q.principal}" is outside the caller's subtree`)
-  const lines = core.ledger.query({ ...q, visible: seesLine(core, caller) })
-  return { lines, next: lines.length === q.limit ? lines[lines.length - 1]!.seq : null }
+  // One line more than asked tells whether an older page exists.
+  const lines = core.ledger.query({ ...q, limit: q.limit + 1, visible: seesLine(core, caller) })
+  const more = lines.length > q.limit
+  if (more) lines.pop()
+  return { lines, next: more ? lines[lines.length - 1]!.seq : null }
 }
