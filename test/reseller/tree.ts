@@ -5,7 +5,8 @@ import { createHttpClient, type HttpClient, type HttpReply, type ResellerHandle 
  * The principal tree the role tests (roles.test.ts) build through the reseller API, as each
  * parent: root (admin) → coadmin, coadmin2 (co-admins), supA, supB (supers); supA → resA1,
  * resA2; supB → resB1; coadmin → supC. Credits flow down by MINT and TRANSFER, and every
- * principal but coadmin2 activates one account, `acc-<name>`.
+ * principal but coadmin2 activates one account, `acc-<name>`. Below it: how one call of the
+ * route × role matrix is made and classified.
  */
 
 export const ROLES = ['admin', 'co-admin', 'super', 'reseller'] as const
@@ -138,5 +139,70 @@ export async function buildTree (reseller: ResellerHandle): Promise<Tree> {
       await ok(client(owner), 'POST', '/api/accounts', { name, password: VIEWER_PASSWORD, months: 1 })
       return name
     }
+  }
+}
+
+// --- one call of the matrix and its class ---
+
+/**
+ * Per role, the expected class of a call: A allowed (2xx, or a domain refusal that is not a
+ * 403: 402, 404, 409, 429), F forbidden (403 RESELLER_FORBIDDEN), I invalid (400
+ * RESELLER_INVALID_INPUT before any scope check). One letter when the route has no target;
+ * four when it has one, for the relations self, below, foreign, above ('.' where the caller
+ * has no such target, see TARGETS).
+ */
+export type Expect = Record<Role, string>
+
+/** The target of one call: a principal and its account. */
+export interface Names { caller: string; principal: string; acct: string }
+export const names = (caller: string, principal: string): Names => ({ caller, principal, acct: account(principal) })
+
+/** Path parameters replacing the target's (a throwaway in the same relation), and how to remove it. */
+export interface Prepared { params: Record<string, string>; cleanup?: () => Promise<unknown> }
+
+/** How one route is called, and what each role should get. */
+export interface Check {
+  what?: string
+  /** 'public': no token needed; checked once, without one. */
+  expect: Expect | 'public'
+  body?: (n: Names) => unknown
+  query?: (n: Names) => string
+  prepare?: (n: Names) => Promise<Prepared>
+  /** Puts back what an allowed call changed (as root). */
+  undo?: (n: Names) => Promise<unknown>
+}
+
+/** Every denial's body: exactly this envelope. */
+export const FORBIDDEN = { error: { code: 'RESELLER_FORBIDDEN', message: expect.any(String) } }
+
+function isForbidden (body: any): boolean {
+  return typeof body === 'object' && body !== null && Object.keys(body).length === 1 &&
+    typeof body.error === 'object' && body.error !== null && Object.keys(body.error).sort().join() === 'code,message' &&
+    body.error.code === 'RESELLER_FORBIDDEN' && typeof body.error.message === 'string' && body.error.message !== ''
+}
+
+/** The class of an answer (see Expect), or what it was when it fits none. */
+export function classify (r: HttpReply): string {
+  const code: unknown = r.body?.error?.code
+  if (r.status === 403) return isForbidden(r.body) ? 'F' : `403 ${JSON.stringify(r.body)}`
+  if (r.status === 400 && code === 'RESELLER_INVALID_INPUT') return 'I'
+  if (r.status >= 200 && r.status < 300) return 'A'
+  // A domain refusal past the scope checks: never the kit's SERVICE_* (validation, unknown route),
+  // nor RESELLER_NOT_FOUND (every target of the matrix exists: that would be a wrong request).
+  if ([402, 404, 409, 429].includes(r.status) && typeof code === 'string' && !code.startsWith('SERVICE_') && code !== 'RESELLER_NOT_FOUND') return 'A'
+  return `${r.status} ${JSON.stringify(r.body).slice(0, 200)}`
+}
+
+/** One call of `route` ('METHOD /path/:param') as `c` (null: without a token) on the target `n`; a throwaway is removed afterwards. */
+export async function attempt (tree: Tree, c: Client | null, route: string, check: Check, n: Names): Promise<{ r: HttpReply; path: string }> {
+  const [method, url] = route.split(' ') as [string, string]
+  const prepared = await check.prepare?.(n)
+  try {
+    const params: Record<string, string> = { name: n.principal, acct: n.acct, streamId: 'no-such-stream', id: 'no-such-device', ...prepared?.params }
+    const path = url.replace(/:(\w+)/g, (_m, p: string) => encodeURIComponent(params[p] ?? `missing-${p}`)) + (check.query?.(n) ?? '')
+    const body = await check.body?.(n)
+    return { r: c === null ? await tree.anonymous.call(method, path, body) : await c.call(method, path, body), path }
+  } finally {
+    await prepared?.cleanup?.()
   }
 }

@@ -10,7 +10,7 @@ import { assertDaemonStopped, heldByLiveProcess } from './lock.js'
 import { main } from './main.js'
 import { openCore } from './open.js'
 import { resellerPaths } from './paths.js'
-import { seedRootAdmin, viewPrincipal } from './principals/ops.js'
+import { rotatePassword, seedRootAdmin, viewPrincipal } from './principals/ops.js'
 import { Password } from './principals/model.js'
 import { resellerSnapshots } from './snapshots.js'
 
@@ -54,10 +54,7 @@ export function buildProgram (io: CliIO): Command {
       const password = Password.parse(await cli.password())
       const s = await openState(io, 'reset-password')
       try {
-        const rec = s.core.principals.get(name)
-        if (!rec) throw ResellerError.notFound('principal', name)
-        const { setPrincipalPassword } = await import('./principals/ops.js')
-        cli.out(await setPrincipalPassword(s.core, { name: rec.parent ?? name, role: 'admin' }, name, password), `password of ${name} set`)
+        cli.out(await rotatePassword(s.core, name, password), `password of ${name} set`)
       } finally { await s.close() }
     })
   program.command('list-principals').description('principals with role, parent and balance (works beside the running daemon)')

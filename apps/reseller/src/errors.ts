@@ -6,7 +6,7 @@ export const RESELLER_ERROR_CODES = {
   RESELLER_ADDRESS_DENIED: { status: 403, meaning: 'the client address is not in CLIENT_ALLOWLIST' },
   RESELLER_INSUFFICIENT_CREDITS: { status: 402, meaning: 'a debit exceeds the balance (nothing was written)' },
   RESELLER_INVALID_INPUT: { status: 400, meaning: 'a field failed validation; the message names the field' },
-  RESELLER_NOT_FOUND: { status: 404, meaning: 'the named principal or account does not exist (or is outside the caller\'s subtree)' },
+  RESELLER_NOT_FOUND: { status: 404, meaning: 'the named principal or account does not exist (one outside the caller\'s scope is 403)' },
   RESELLER_EXISTS: { status: 409, meaning: 'a principal or account with that name already exists' },
   RESELLER_IN_USE: { status: 409, meaning: 'a principal with children or accounts cannot be deleted' },
   RESELLER_ACCOUNT_EXPIRED: { status: 409, meaning: 'the account has expired: renew it instead of enabling it' },

@@ -45,6 +45,13 @@ export function resellerRoutes (app: FastifyInstance, d: ResellerRouteDeps): voi
   const who = (req: FastifyRequest): Caller => callerOf(core, requestAdmin(req)!.name)
   const cache = createPanelCache(core, 60_000)
 
+  // The kit's config and backup routes are for admin tiers: snapshots name the whole tree and host paths.
+  app.addHook('preHandler', async (req) => {
+    const url = req.routeOptions.url ?? ''
+    const admin = requestAdmin(req)
+    if (admin !== undefined && (url.startsWith('/api/config') || url === '/api/backups')) requireAdminTier(who(req), 'config snapshots and backups')
+  })
+
   // The webhook's HMAC covers the raw bytes: keep them before the JSON parser runs.
   app.addHook('preParsing', async (req, _reply, payload) => {
     if (req.routeOptions.url !== WEBHOOK_URL) return payload
@@ -69,7 +76,7 @@ export function resellerRoutes (app: FastifyInstance, d: ResellerRouteDeps): voi
   route(app, { method: 'GET', url: '/api/me', auth: true, tag: 'me', summary: 'Own record, balance and trials used today', response: MeView },
     async (_i, req) => principals.me(core, who(req)))
   route(app, { method: 'POST', url: '/api/me/password', auth: true, tag: 'me', summary: 'Rotate own password (ends own sessions)', body: SetPasswordInput, response: PrincipalView },
-    async ({ body }, req) => principals.setPrincipalPassword(core, who(req), who(req).name, body.password))
+    async ({ body }, req) => principals.setOwnPassword(core, who(req), body.password))
   route(app, { method: 'GET', url: '/api/status', auth: true, tag: 'status', summary: 'Role-scoped KPIs: balance, active, expiring, trial; admins also principals, outstanding credits, panel reachability, last reconcile', response: StatusReply },
     async (_i, req) => status(d, who(req)))
   route(app, { method: 'GET', url: '/api/system', auth: true, tag: 'status', summary: 'Service, host and panel facts (admin tiers); a down panel fills panel.error', response: SystemReply },
@@ -108,7 +115,7 @@ export function resellerRoutes (app: FastifyInstance, d: ResellerRouteDeps): voi
     async ({ body }, req) => credits.reclaim(core, who(req), body))
   route(app, { method: 'POST', url: '/api/credits/adjust', auth: true, tag: 'credits', summary: 'Signed correction with a required note (admin tiers)', body: credits.AdjustInput, response: credits.CreditReply },
     async ({ body }, req) => credits.adjust(core, who(req), body))
-  route(app, { method: 'GET', url: '/api/ledger', auth: true, tag: 'credits', summary: 'Ledger lines, newest first (principal, account, type, before, limit); non-admins see their subtree\'s', query: credits.LedgerQueryInput, response: credits.LedgerReply },
+  route(app, { method: 'GET', url: '/api/ledger', auth: true, tag: 'credits', summary: 'Ledger lines, newest first (principal, account, type, before, limit); non-admins see their subtree\'s, without the balances of principals outside it', query: credits.LedgerQueryInput, response: credits.LedgerReply },
     async ({ query }, req) => credits.queryLedger(core, who(req), query))
 
   // --- accounts ---

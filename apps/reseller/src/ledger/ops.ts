@@ -26,7 +26,9 @@ export const LedgerQueryInput = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(100)
 })
 export const CreditReply = z.object({ line: LedgerLine, balance: z.number().int().describe('The caller\'s balance after the operation') })
-export const LedgerReply = z.object({ lines: z.array(LedgerLine), next: z.number().int().nullable() })
+/** A line as a caller sees it: balances of principals outside its scope are null. */
+export const LedgerLineView = LedgerLine.extend({ balance: z.number().int().nullable(), counterpartyBalance: z.number().int().nullable().optional() })
+export const LedgerReply = z.object({ lines: z.array(LedgerLineView), next: z.number().int().nullable() })
 
 function target (core: ResellerCore, name: string): void {
   if (!core.principals.creditable(name)) throw ResellerError.notFound('principal', name)
@@ -89,5 +91,15 @@ export function queryLedger (core: ResellerCore, caller: Caller, q: z.output<typ
   const lines = core.ledger.query({ ...q, limit: q.limit + 1, visible: seesLine(core, caller) })
   const more = lines.length > q.limit
   if (more) lines.pop()
-  return { lines, next: more ? lines[lines.length - 1]!.seq : null }
+  const next = more ? lines[lines.length - 1]!.seq : null
+  if (isAdminTier(caller.role)) return { lines, next }
+  const mine = new Set(core.principals.subtree(caller.name))
+  return {
+    lines: lines.map((l) => ({
+      ...l,
+      balance: mine.has(l.principal) ? l.balance : null,
+      ...(l.counterparty !== undefined ? { counterpartyBalance: mine.has(l.counterparty) ? l.counterpartyBalance : null } : {})
+    })),
+    next
+  }
 }

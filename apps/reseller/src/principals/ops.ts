@@ -110,9 +110,8 @@ export async function seedRootAdmin (core: ResellerCore, username: string, passw
   return viewPrincipal(core, username)
 }
 
-/** Rotates a password (own through /api/me/password, or a managed principal's); ends its sessions. */
-export async function setPrincipalPassword (core: ResellerCore, caller: Caller, name: string, password: string): Promise<PrincipalView> {
-  if (name !== caller.name) principalInScope(core, caller, name, true)
+/** Rotates `name`'s password and ends its sessions (no scope check: the CLI's recovery path and the two routes below). */
+export async function rotatePassword (core: ResellerCore, name: string, password: string): Promise<PrincipalView> {
   const v = await newVerifier(core, Password.parse(password))
   await core.principals.update(name, (cur) => {
     if (!cur) throw ResellerError.notFound('principal', name)
@@ -120,6 +119,17 @@ export async function setPrincipalPassword (core: ResellerCore, caller: Caller, 
   })
   core.activity.record({ event: 'principal.password', principal: name }, 'principal password rotated')
   return viewPrincipal(core, name)
+}
+
+/** POST /api/me/password: one's own (ends one's own sessions). */
+export function setOwnPassword (core: ResellerCore, caller: Caller, password: string): Promise<PrincipalView> {
+  return rotatePassword(core, caller.name, password)
+}
+
+/** POST /api/principals/:name/password: a principal the caller manages (its own goes through /api/me/password). */
+export function setPrincipalPassword (core: ResellerCore, caller: Caller, name: string, password: string): Promise<PrincipalView> {
+  principalInScope(core, caller, name, true)
+  return rotatePassword(core, name, password)
 }
 
 /**
