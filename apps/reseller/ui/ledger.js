@@ -32,8 +32,9 @@ export function ledgerTab () {
       { label: 'Type', cell: (l) => h('span', { class: 'badge type-' + l.type.toLowerCase() }, l.type) },
       { label: 'Principal', cell: (l) => l.principal },
       { label: 'Amount', class: 'num', cell: (l) => h('span', { class: l.amount < 0 ? 'debit' : 'credit' }, signed(l.amount)) },
-      { label: 'Balance', class: 'num', cell: (l) => l.balance },
-      { label: 'From / to', cell: (l) => (l.counterparty ? l.counterparty + ' (' + l.counterpartyBalance + ')' : '') },
+      { label: 'Balance', class: 'num', cell: (l) => l.balance ?? '–' },
+      // Balances of principals outside one's scope come back null: show the name alone.
+      { label: 'From / to', cell: (l) => (l.counterparty ? l.counterparty + (l.counterpartyBalance == null ? '' : ' (' + l.counterpartyBalance + ')') : '') },
       { label: 'Account', cell: (l) => l.account ?? '' },
       { label: 'By', cell: (l) => l.actor },
       { label: 'Note', cell: (l) => [l.note, l.ref ? h('span', { class: 'muted' }, ' ' + l.ref) : null] }
