@@ -16,6 +16,8 @@ export default defineConfig({
   resolve: { alias },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+    // The deploy lane needs a container engine: scripts/test-deploy.sh runs it (vitest.deploy.config.ts).
+    exclude: ['**/node_modules/**', 'test/deploy/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     teardownTimeout: 20_000,
