@@ -28,7 +28,9 @@ case "$KEEP" in ''|*[!0-9]*) echo "--keep: a whole number" >&2; exit 2 ;; esac
 DOCKER=${DOCKER:-docker}
 IMAGE=${ARUS_IMAGE:-arus:latest}
 log() { printf '[backup] %s\n' "$*" >&2; }
-mkdir -p "$DIR"
+# The folder is listable (0755: the panel's GET /api/backups reads names and sizes through a
+# read-only mount, as another user); the archives hold private keys and are 0600, root's.
+[ -d "$DIR" ] || install -d -m 755 "$DIR"
 DIR=$(cd "$DIR" && pwd)
 if [ ${#SERVICES[@]} -eq 0 ]; then
   for s in panel broadcaster library reseller; do
@@ -50,6 +52,7 @@ for svc in "${SERVICES[@]}"; do
   $DOCKER run --rm --network none --user root --entrypoint sh \
     -v "$vol:/data:ro" -v "$DIR:/backup" "$IMAGE" -c '
       set -e
+      umask 077
       meta=$(mktemp -d)
       printf "{\"kind\":\"arus-backup\",\"service\":\"%s\",\"volume\":\"%s\",\"createdAt\":\"%s\"}\n" "$1" "$2" "$3" > "$meta/arus-backup.json"
       tar -czf "/backup/.$4.part" -C "$meta" arus-backup.json --transform "s,^\./,data/," -C /data .

@@ -50,6 +50,10 @@ $DOCKER run --rm --network none --user root --entrypoint sh -v "$vol:/data" -v "
   set -e
   find /data -mindepth 1 -delete
   tar -xzf "/backup/$1" -C /data --strip-components=1 data
+  # Each store'"'"'s CORESTORE device file ties it to the inode it was made on and refuses a
+  # copy ("moved unsafely"): a restored store is this box'"'"'s store from now on, so the file
+  # is made afresh at the next start. (Never run the original and a restored copy at once.)
+  find /data -type f -name CORESTORE -delete
   chown -R arus:arus /data' sh "$name"
 log "$vol restored from $name"
 [ -n "$cid" ] && { $DOCKER start $cid >/dev/null; log "$svc started again"; }

@@ -32,7 +32,7 @@ dc() { $COMPOSE -p "$PROJECT" "${FILES[@]}" "$@"; }
 # A one-shot command of a daemon's CLI in its own container, on its volume; stdin is passed.
 cli() { local svc=$1; shift; dc run --rm -T --no-deps "$svc" "arus-$svc" --json "$@"; }
 log() { printf '[site-init] %s\n' "$*" >&2; }
-json_field() { sed -n "s/.*\"$1\":\"\\([^\"]*\\)\".*/\\1/p" | head -n 1; }
+json_field() { tr -d '\n' | sed -n "s/.*\"$1\": *\"\\([^\"]*\\)\".*/\\1/p"; }
 password() { head -c 18 /dev/urandom | base64 | tr '+/' '-_'; }
 
 # env_set FILE KEY VALUE: replaces `KEY=...` or `# KEY=...`, or appends.

@@ -3,7 +3,7 @@
 # a real container engine. Installs Debian's docker.io, docker-compose and debootstrap when
 # root and missing, starts dockerd when no engine answers (and stops exactly that dockerd at
 # the end: it leaves docker0, nft tables and ip_forward=1 behind, as Debian's dockerd does),
-# then runs test/deploy with vitest.deploy.config.ts. Images stay as the build cache; the
+# then runs test/deploy (vitest with ARUS_DEPLOY_LANE=1). Images stay as the build cache; the
 # tests remove every container, volume and network they make.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,4 +40,4 @@ stop_engine() {
   fi
 }
 trap stop_engine EXIT
-"$PNPM" exec vitest run --config vitest.deploy.config.ts
+ARUS_DEPLOY_LANE=1 "$PNPM" exec vitest run

@@ -7,3 +7,8 @@ echo "[test] lint" >&2
 "$PNPM" exec eslint .
 echo "[test] vitest" >&2
 "$PNPM" exec vitest run "$@"
+# The deploy pack on a real container engine (skipped only when a vitest filter was given).
+if [ $# -eq 0 ]; then
+  echo "[test] deploy lane" >&2
+  PNPM="$PNPM" bash scripts/test-deploy.sh
+fi

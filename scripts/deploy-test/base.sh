@@ -23,6 +23,14 @@ cp -a "$NPM_DIR" "$ROOT/usr/local/lib/node_modules/npm"
 ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$ROOT/usr/local/bin/npm"
 ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$ROOT/usr/local/bin/npx"
 rm -rf "$ROOT"/var/cache/apt/archives/*.deb "$ROOT"/var/lib/apt/lists/*
+# This machine reaches the npm registry through an egress proxy with its own CA: builds on this
+# base trust what the host trusts (a real deployment's official base needs none of this).
+CHANGES=(--change 'CMD ["bash"]')
+CA=${NODE_EXTRA_CA_CERTS:-}
+if [ -n "$CA" ] && [ -f "$CA" ]; then
+  install -D -m 644 "$CA" "$ROOT/usr/local/share/arus/host-ca.crt"
+  CHANGES+=(--change 'ENV NODE_EXTRA_CA_CERTS=/usr/local/share/arus/host-ca.crt' --change 'ENV npm_config_cafile=/usr/local/share/arus/host-ca.crt')
+fi
 log "importing $IMAGE"
-tar -C "$ROOT" -c . | $DOCKER import --change 'CMD ["bash"]' - "$IMAGE" >/dev/null
+tar -C "$ROOT" -c . | $DOCKER import "${CHANGES[@]}" - "$IMAGE" >/dev/null
 echo "$IMAGE"

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises'
+import { chmod, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlayer, loginWithRetry } from '@arus/sdk'
@@ -27,10 +27,15 @@ const compose = (args: string[], timeoutMs = 180_000) => must('docker-compose', 
 
 async function healthy (): Promise<number> {
   const started = Date.now()
-  await waitFor(async () => {
-    const ok = await Promise.all([ports.panel, ports.broadcaster].map((p) => fetch(`http://127.0.0.1:${p}/healthz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)))
-    return ok.every(Boolean)
-  }, { timeoutMs: 90_000, intervalMs: 250, message: 'panel and broadcaster /healthz' })
+  try {
+    await waitFor(async () => {
+      const ok = await Promise.all([ports.panel, ports.broadcaster].map((p) => fetch(`http://127.0.0.1:${p}/healthz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)))
+      return ok.every(Boolean)
+    }, { timeoutMs: 90_000, intervalMs: 250, message: 'panel and broadcaster /healthz' })
+  } catch (err) {
+    const logs = await run('docker-compose', ['-p', PROJECT, '-f', 'docker/compose.yaml', 'logs', '--tail', '30'], { env })
+    throw new Error(`${(err as Error).message}\n${logs.stdout}`)
+  }
   return Date.now() - started
 }
 
@@ -47,6 +52,8 @@ beforeAll(async () => {
   testnet = await createTestnet(ctx)
   envDir = tmpDir(ctx, 'arus-deploy-env-')
   backupDir = tmpDir(ctx, 'arus-deploy-bk-')
+  // As docker/backup.sh makes it: listable by the panel's user, archives root's own.
+  await chmod(backupDir, 0o755)
   ports = { panel: await freePort(), broadcaster: await freePort() }
   env = { ARUS_ENV_DIR: envDir, ARUS_BACKUP_DIR: backupDir, ARUS_IMAGE: IMAGE, ARUS_MEDIA_IMAGE: MEDIA, COMPOSE_PROJECT_NAME: PROJECT }
   const lines = (o: Record<string, string>) => Object.entries(o).map(([k, v]) => `${k}=${v}`).join('\n') + '\n'
@@ -135,6 +142,7 @@ describe('deploy pack', () => {
     expect(made).toHaveLength(2)
     const [panelArchive, bcArchive] = made as [string, string]
     expect(panelArchive).toMatch(/\/arus-panel-\d{8}T\d{6}Z\.tar\.gz$/)
+    expect((await stat(panelArchive)).mode & 0o777).toBe(0o600)
     await healthy()
     panel.reset()
     const listed = await panel.api('GET', '/api/backups')
@@ -158,9 +166,53 @@ describe('deploy pack', () => {
     expect((await panel.api('GET', '/api/users/alice')).username).toBe('alice')
 
     await compose(['down', '-v', '--remove-orphans', '-t', '25'])
-    for (const kind of ['ps -a', 'volume ls', 'network ls']) {
-      const left = (await must(DOCKER, [...kind.split(' '), '-q', '--filter', `label=com.docker.compose.project=${PROJECT}`])).stdout.trim()
-      expect(left, kind).toBe('')
+    await noneLeft(PROJECT)
+  })
+
+  it('the full site with the library and reseller overlays: first run wires all four, each comes up healthy, the reseller reaches the panel', async () => {
+    const project = `${PROJECT}full`
+    const dir = tmpDir(ctx, 'arus-deploy-full-')
+    const p = { panel: await freePort(), broadcaster: await freePort(), library: await freePort(), reseller: await freePort() }
+    const lines = (o: Record<string, string>) => Object.entries(o).map(([k, v]) => `${k}=${v}`).join('\n') + '\n'
+    const common = { ARGON2_MEM_KIB: '8', ARGON2_OPS: '1', BOOTSTRAP: testnet.bootstrapString }
+    await writeFile(join(dir, 'panel.env'), lines({ ...PANEL_TEST_ENV, ...common, ADMIN_PORT: String(p.panel) }), { mode: 0o600 })
+    await writeFile(join(dir, 'broadcaster.env'), lines({ ...common, CONTROL_PORT: String(p.broadcaster) }), { mode: 0o600 })
+    await writeFile(join(dir, 'library.env'), lines({ ...common, CONTROL_PORT: String(p.library) }), { mode: 0o600 })
+    await writeFile(join(dir, 'reseller.env'), lines({ ARGON2_MEM_KIB: '8', ARGON2_OPS: '1', CONTROL_PORT: String(p.reseller), PANEL_ADMIN_URL: `http://127.0.0.1:${p.panel}` }), { mode: 0o600 })
+    const fullEnv = { ...env, ARUS_ENV_DIR: dir, COMPOSE_PROJECT_NAME: project }
+    const files = ['-f', 'docker/compose.yaml', '-f', 'docker/compose.library.yaml', '-f', 'docker/compose.reseller.yaml']
+    try {
+      await must('bash', ['docker/site-init.sh', '--project', project, '--library', '--reseller'], { env: fullEnv, timeoutMs: 240_000 })
+      expect(await readFile(join(dir, 'library.env'), 'utf8')).toMatch(/^PUBLISHER_NAME=library$/m)
+      // Cold start per image: compose up → each daemon's /healthz ok.
+      const started = Date.now()
+      const upAt: Record<string, number> = {}
+      await must('docker-compose', ['-p', project, ...files, 'up', '-d'], { env: fullEnv, timeoutMs: 180_000 })
+      await waitFor(async () => {
+        for (const [svc, port] of Object.entries(p)) {
+          if (upAt[svc] === undefined && await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)) upAt[svc] = Date.now() - started
+        }
+        return Object.keys(upAt).length === 4
+      }, { timeoutMs: 90_000, intervalMs: 100, message: 'all four /healthz' })
+      for (const [svc, ms] of Object.entries(upAt)) facts[`cold start ${svc} s`] = Math.round(ms / 100) / 10
+      const creds = Object.fromEntries((await readFile(join(dir, 'credentials'), 'utf8')).trim().split('\n').map((l) => { const [k, v = ''] = l.split('='); const [name = '', password = ''] = v.split(':'); return [k, { name, password }] }))
+      const reseller = createHttpClient(`http://127.0.0.1:${p.reseller}`, { login: creds.RESELLER_ROOT })
+      const system = await reseller.api('GET', '/api/system')
+      expect(system.panel).toMatchObject({ reachable: true, error: null })
+      expect(system.panel.stats.admins).toBeGreaterThanOrEqual(2)
+      const library = createHttpClient(`http://127.0.0.1:${p.library}`, { login: creds.LIBRARY_ADMIN })
+      expect((await library.api('GET', '/api/status')).publisher).toBe('library')
+    } finally {
+      await run('docker-compose', ['-p', project, ...files, 'down', '-v', '--remove-orphans', '-t', '10'], { env: fullEnv, timeoutMs: 120_000 })
     }
+    await noneLeft(project)
   })
 })
+
+/** No container, volume or network of the project is left. */
+async function noneLeft (project: string): Promise<void> {
+  for (const kind of ['ps -a', 'volume ls', 'network ls']) {
+    const left = (await must(DOCKER, [...kind.split(' '), '-q', '--filter', `label=com.docker.compose.project=${project}`])).stdout.trim()
+    expect(left, kind).toBe('')
+  }
+}
