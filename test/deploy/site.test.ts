@@ -34,7 +34,7 @@ async function healthy (): Promise<number> {
     }, { timeoutMs: 90_000, intervalMs: 250, message: 'panel and broadcaster /healthz' })
   } catch (err) {
     const logs = await run('docker-compose', ['-p', PROJECT, '-f', 'docker/compose.yaml', 'logs', '--tail', '30'], { env })
-    throw new Error(`${(err as Error).message}\n${logs.stdout}`)
+    throw new Error(`${(err as Error).message}\n${logs.stdout}`, { cause: err })
   }
   return Date.now() - started
 }
