@@ -17,6 +17,7 @@ export const ARUS_BINS = {
   broadcaster: join(root, 'apps', 'broadcaster', 'bin', 'arus-broadcaster.js'),
   library: join(root, 'apps', 'library', 'bin', 'arus-library.js'),
   reseller: join(root, 'apps', 'reseller', 'bin', 'arus-reseller.js'),
+  mcp: join(root, 'apps', 'mcp', 'bin', 'arus-mcp.js'),
   testnet: join(root, 'packages', 'swarm', 'bin', 'arus-testnet.js')
 } as const
 
