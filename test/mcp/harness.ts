@@ -6,8 +6,8 @@ import { ARUS_BINS, registerTeardown, tmpDir, type TestContextLike } from '@arus
 
 export const MCP_BIN = ARUS_BINS.mcp
 
-/** Every tool result text any test saw, for the suite's secret scan. */
-export const SEEN: string[] = []
+/** Every tool result text any test saw, with its tool, for the suite's secret scan. */
+export const SEEN: Array<{ tool: string; text: string }> = []
 
 export interface McpHandle {
   client: Client
@@ -36,7 +36,7 @@ export async function startMcp (t: TestContextLike | undefined, config: Record<s
   const call: McpHandle['call'] = async (name, args = {}) => {
     const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })
     const text = (r.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n')
-    SEEN.push(text)
+    SEEN.push({ tool: name, text })
     return { isError: r.isError === true, text, structured: r.structuredContent }
   }
   return {

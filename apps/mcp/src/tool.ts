@@ -50,11 +50,11 @@ export class ToolFailure extends Error {
 
 /** Next steps for daemon error codes a model can act on. */
 const NEXT: Record<string, string> = {
-  BROADCASTER_RUNNING: 'stop the channel first: call broadcaster_stop_channel',
+  BROADCASTER_CHANNEL_RUNNING: 'stop the channel first: call broadcaster_stop_channel',
+  BROADCASTER_CHANNEL_STOPPED: 'start the channel first: call broadcaster_start_channel',
   BROADCASTER_NOT_FOUND: 'list the channels with broadcaster_list_channels',
-  PANEL_USER_NOT_FOUND: 'list users with panel_list_users',
-  PANEL_NOT_FOUND: 'check the name with the matching panel_list_* tool',
-  PANEL_STREAM_NOT_FOUND: 'list streams with panel_list_streams',
+  PANEL_NOT_FOUND: 'check the name with the matching panel_list_* tool (panel_list_users, panel_list_streams, ...)',
+  PANEL_EXISTS: 'it exists already: read it with the matching panel_get_* or panel_list_* tool',
   LIBRARY_INGESTING: 'wait until the title is ready (library_get_title), then try again',
   LIBRARY_NOT_FOUND: 'list titles with library_list_titles',
   RESELLER_INSUFFICIENT_CREDITS: 'grant credits first with reseller_grant_credits',
