@@ -42,10 +42,14 @@ else
 fi
 
 # 2. System packages: ffmpeg always; faketime (a reseller process living weeks ahead in the
-#    expiry tests); Chromium for the browser tests (ARUS_SKIP_CHROMIUM=1 skips it).
+#    expiry tests); openssh (the tool server's tunnel tests); Chromium for the browser tests
+#    (ARUS_SKIP_CHROMIUM=1 skips it).
 apt_install ffmpeg ffmpeg --no-install-recommends
 apt_install ffprobe ffmpeg --no-install-recommends
 apt_install faketime faketime --no-install-recommends
+# A throwaway sshd on 127.0.0.1 for the tool server's SSH tests (the system's sshd is never started).
+apt_install /usr/sbin/sshd openssh-server --no-install-recommends
+apt_install ssh openssh-client --no-install-recommends
 if [ -z "${ARUS_SKIP_CHROMIUM:-}" ]; then apt_install chromium chromium --no-install-recommends; fi
 
 # 3. Workspace dependencies from the committed lockfile, then the build.

@@ -30,6 +30,7 @@ const Ssh = z.strictObject({
   user: z.string().min(1),
   keyPath: z.string().min(1),
   port: z.number().int().min(1).max(65535).default(22),
+  knownHosts: z.string().min(1).optional().describe('known_hosts file to check and record host keys in (default: ssh\'s own, ~/.ssh/known_hosts)'),
   hosts: z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/), SshHost).optional().describe('More boxes, by name, for the server_* tools\' host argument')
 })
 

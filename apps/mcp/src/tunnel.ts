@@ -6,7 +6,7 @@ import { createServer, connect } from 'node:net'
  * tunnel"): `ssh -N -L <free local port>:127.0.0.1:<service port>` to the box, in batch mode
  * (key only, never a password prompt), ready once the local port accepts a connection.
  */
-export interface SshTarget { host: string; user: string; port: number; keyPath: string }
+export interface SshTarget { host: string; user: string; port: number; keyPath: string; knownHosts?: string | undefined }
 
 export interface Tunnel { url: string; close(): Promise<void> }
 
@@ -23,7 +23,7 @@ const accepts = (port: number) => new Promise<boolean>((resolve) => {
 })
 
 export function sshArgs (t: SshTarget, extra: string[]): string[] {
-  return ['-i', t.keyPath, '-p', String(t.port), '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=accept-new', '-o', 'ConnectTimeout=10', '-o', 'ServerAliveInterval=15', ...extra, `${t.user}@${t.host}`]
+  return ['-i', t.keyPath, '-p', String(t.port), '-o', 'BatchMode=yes', '-o', 'IdentitiesOnly=yes', '-o', 'StrictHostKeyChecking=accept-new', ...(t.knownHosts ? ['-o', `UserKnownHostsFile=${t.knownHosts}`] : []), '-o', 'ConnectTimeout=10', '-o', 'ServerAliveInterval=15', ...extra, `${t.user}@${t.host}`]
 }
 
 export async function openTunnel (t: SshTarget, remotePort: number, timeoutMs = 15_000): Promise<Tunnel> {
