@@ -33,6 +33,7 @@ export function buildProgram (io: CliIO): Command {
     description: 'Arus broadcaster: live channels from ffmpeg into encrypted P2P feeds, registered with the panel. Configuration comes from the environment (docs/broadcaster.md).',
     io,
     runDescription: 'run the broadcaster daemon until SIGINT/SIGTERM (channels stop, isLive false, then the swarm and the store close)',
+    checkEnv: () => loadBroadcasterConfig(io.env),
     shutdownTimeoutMs: 20_000,
     run: () => {
       const { config, log } = cliBase(io, true)

@@ -30,6 +30,7 @@ export function buildProgram (io: CliIO): Command {
     description: 'Arus VOD library: titles ingested from files and URLs into encrypted P2P feeds, seeded and registered with the panel. Configuration comes from the environment (docs/library.md).',
     io,
     runDescription: 'run the library daemon until SIGINT/SIGTERM (an ingest in progress starts again at the next boot)',
+    checkEnv: () => loadLibraryConfig(io.env),
     shutdownTimeoutMs: 20_000,
     run: () => {
       const { config, log } = cliBase(io, true)

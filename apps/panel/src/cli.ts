@@ -3,6 +3,7 @@ import { configCommands } from '@arus/config-snapshots'
 import { reportCommands } from '@arus/reports'
 import { adminCommands, createDaemonProgram, processIO, runCommandLine, type CliIO } from '@arus/service'
 import { cliBase, openConfig, withRegistries } from './cli/context.js'
+import { loadPanelConfig } from './config.js'
 import { identityCommands } from './cli/identity-commands.js'
 import { packageCommands } from './cli/package-commands.js'
 import { vodConfigCommands } from './cli/vod-config-commands.js'
@@ -19,6 +20,7 @@ export function buildProgram (io: CliIO): Command {
     name: 'arus-panel',
     description: 'Arus panel: the signed catalog, accounts, grants and publishers. Configuration comes from the environment (docs/panel.md).',
     io,
+    checkEnv: () => loadPanelConfig(io.env),
     runDescription: 'run the panel daemon until SIGINT/SIGTERM (the admin API too with ADMIN_ENABLED=1)',
     run: () => {
       const { config, log } = cliBase(io, { daemon: true })

@@ -13,6 +13,7 @@ import { resellerPaths } from './paths.js'
 import { rotatePassword, seedRootAdmin, viewPrincipal } from './principals/ops.js'
 import { Password } from './principals/model.js'
 import { resellerSnapshots } from './snapshots.js'
+import { loadBranding } from './branding.js'
 
 function cliBase (io: CliIO, daemon: boolean): { config: ResellerConfig; log: Logger } {
   const config = loadResellerConfig(io.env)
@@ -35,6 +36,7 @@ export function buildProgram (io: CliIO): Command {
     description: 'Arus reseller service: principals, a credit ledger and accounts on the panel. Configuration comes from the environment (docs/reseller.md).',
     io,
     runDescription: 'run the reseller daemon until SIGINT/SIGTERM',
+    checkEnv: async () => { const config = loadResellerConfig(io.env); await loadBranding(config) },
     shutdownTimeoutMs: 15_000,
     run: () => {
       const { config, log } = cliBase(io, true)

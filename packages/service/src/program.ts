@@ -37,6 +37,8 @@ export interface DaemonProgramInit {
   runDescription?: string
   /** Bound of the graceful shutdown (default 10 s). */
   shutdownTimeoutMs?: number
+  /** Loads and checks the environment as `run` would (`check-env`: exit 0, or 1 naming each bad variable). */
+  checkEnv?: () => unknown
 }
 
 export function createDaemonProgram (init: DaemonProgramInit): { program: Command; cli: DaemonCli } {
@@ -63,6 +65,14 @@ export function createDaemonProgram (init: DaemonProgramInit): { program: Comman
       onShutdown(running.log, [() => running.close()], { timeoutMs: init.shutdownTimeoutMs ?? 10_000 })
       await new Promise<never>(() => {})
     })
+  const checkEnv = init.checkEnv
+  if (checkEnv !== undefined) {
+    program.command('check-env').description('check the environment as `run` would, without starting (exit 1 naming each bad variable)')
+      .action(async () => {
+        await checkEnv()
+        cli.out({ ok: true }, 'environment ok')
+      })
+  }
   program.action(() => { program.outputHelp() })
   return { program, cli }
 }
