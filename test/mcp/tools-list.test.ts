@@ -29,12 +29,18 @@ const SPEC = {
     W: ['library_add_title', 'library_set_title'],
     D: ['library_reingest_title', 'library_delete_title']
   },
+  server: {
+    R: ['server_preflight', 'server_status', 'server_logs', 'server_disk', 'server_list_backups'],
+    W: ['server_backup', 'server_install'],
+    D: ['server_set_env', 'server_restart', 'server_restore', 'server_sysctl', 'server_update']
+  },
+  repeater: { R: ['repeater_status'], W: [], D: [] },
   diagnose: { R: ['diagnose_healthz', 'diagnose_symptom'], W: [], D: [] },
   docs: { R: ['docs_search'], W: [], D: [] }
 } as const
 type Group = keyof typeof SPEC
 /** Tools that reach beyond the operator's own services. */
-const OPEN_WORLD = new Set(['panel_sync_source', 'panel_add_source', 'panel_test_notify'])
+const OPEN_WORLD = new Set(['panel_sync_source', 'panel_add_source', 'panel_test_notify', 'server_install', 'server_update'])
 
 const backend = { url: 'http://127.0.0.1:9', user: 'op', pass: 'not-used-here' }
 const names = (groups: Group[], classes: Array<'R' | 'W' | 'D'> = ['R', 'W', 'D']) => groups.flatMap((g) => classes.flatMap((c) => [...SPEC[g][c]])).sort()
@@ -71,11 +77,27 @@ describe('tools/list', () => {
   it('with the library and reseller configured their groups appear too; only configured groups are registered', async (t) => {
     const all = await startMcp(t, { panel: backend, broadcaster: backend, library: backend, reseller: backend })
     expect((await all.client.listTools()).tools.map((x) => x.name).sort()).toEqual(names(['panel', 'broadcaster', 'library', 'reseller', 'diagnose', 'docs']))
+    // The server tools (and the repeater's) come with an ssh block and an install block.
+    const ssh = { host: '127.0.0.1', user: 'root', keyPath: '/nonexistent/key', port: 22 }
+    const boxed = await startMcp(t, { panel: backend, ssh, install: { repoDir: '/opt/arus' } })
+    const boxedTools = (await boxed.client.listTools()).tools
+    expect(boxedTools.map((x) => x.name).sort()).toEqual(names(['panel', 'server', 'repeater', 'diagnose', 'docs']))
+    for (const tool of boxedTools.filter((x) => x.name.startsWith('server_') && x.name !== 'server_install')) expect(Object.keys(tool.inputSchema.properties ?? {}), tool.name).toContain('host')
+    expect(Object.keys(boxedTools.find((x) => x.name === 'server_install')!.inputSchema.properties ?? {})).not.toContain('host')
+    const sshOnly = await startMcp(t, { panel: backend, ssh })
+    expect((await sshOnly.client.listTools()).tools.some((x) => x.name.startsWith('server_'))).toBe(false)
     const lib = await startMcp(t, { library: backend })
     expect((await lib.client.listTools()).tools.map((x) => x.name).sort()).toEqual(names(['library', 'diagnose', 'docs']))
     const unconfigured = await lib.call('panel_status')
     expect(unconfigured.isError).toBe(true)
     expect(unconfigured.text).toMatch(/unknown tool panel_status/)
+    // A server tool refuses a forbidden key before anything reaches the box (no plan either).
+    for (const key of ['PUBLISHER_KEY', 'PANEL_PUBKEY', 'WEBHOOK_SECRET', 'REPORTS_MSGR_BOT_TOKEN', 'REPORTS_WEBHOOK_URL', 'PANEL_ADMIN_PASS']) {
+      const plan = await boxed.json('server_set_env', { service: 'panel', key, value: 'x' })
+      const r = await boxed.call('server_set_env', { service: 'panel', key, value: 'x', confirmToken: plan.confirmToken })
+      expect(r.isError, key).toBe(true)
+      expect(r.text, key).toMatch(/refused: .* secret, wiring or set by the Compose stack/)
+    }
   })
 
   it('--read-only lists only read tools and refuses a direct call of a write tool; --no-destructive hides every destructive tool', async (t) => {

@@ -10,11 +10,12 @@ import { docsTools } from './tools/docs.js'
 import { libraryTools } from './tools/library.js'
 import { panelTools } from './tools/panel.js'
 import { resellerTools } from './tools/reseller.js'
+import { serverTools } from './tools/server.js'
 
 /** The repository's docs/ (the default docsDir). */
 export const REPO_DOCS = fileURLToPath(new URL('../../../docs/', import.meta.url))
 
-/** Every tool whose backend is configured (spec 2: only those are registered), plus diagnose and docs. */
+/** Every tool whose backend is configured (spec 2: only those are registered), the server tools with ssh and install blocks, diagnose and docs. */
 export async function composeTools (config: McpConfig): Promise<{ tools: ToolDef[]; ctx: ToolContext; close(): Promise<void> }> {
   const tables = await loadRouteTables()
   const services = configuredServices(config)
@@ -26,7 +27,9 @@ export async function composeTools (config: McpConfig): Promise<{ tools: ToolDef
     library: () => libraryTools(tables),
     reseller: () => resellerTools(tables)
   }
-  const tools = [...services.flatMap((s) => groups[s]()), ...diagnoseTools(), ...docsTools()]
+  // The server tools need a box to reach (ssh) and the deploy pack's place on it (install).
+  const server = config.ssh && config.install ? serverTools() : []
+  const tools = [...services.flatMap((s) => groups[s]()), ...server, ...diagnoseTools(), ...docsTools()]
   const ctx: ToolContext = { config, backends, stateDir: config.stateDir ?? defaultStateDir(), docsDir: config.docsDir ?? REPO_DOCS }
   return { tools, ctx, close: async () => { await Promise.all(Object.values(backends).map((b) => b.close())) } }
 }

@@ -40,7 +40,13 @@ export const McpConfig = z.strictObject({
   library: Backend.optional(),
   reseller: Backend.optional(),
   ssh: Ssh.optional(),
-  install: z.strictObject({ repoDir: z.string().min(1) }).optional(),
+  install: z.strictObject({
+    repoDir: z.string().regex(/^\/[A-Za-z0-9_./-]{1,255}$/, 'an absolute path').describe('Where the deploy pack lives on the box (server_install copies this repository there)'),
+    project: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/).default('arus').describe('Compose project name'),
+    backupDir: z.string().regex(/^\/[A-Za-z0-9_./-]{1,255}$/).default('/var/backups/arus'),
+    images: z.strictObject({ runtime: z.string().min(1).optional(), media: z.string().min(1).optional() }).optional().describe('Image tags (default arus:latest, arus-media:latest)'),
+    base: z.string().min(1).optional().describe('BASE build argument for server_install and server_update (default: the official Node 20 slim image)')
+  }).optional(),
   docsDir: z.string().min(1).optional(),
   readOnly: z.boolean().default(false),
   noDestructive: z.boolean().default(false),
