@@ -44,7 +44,10 @@ awk -v k="$key" -v v="$value" 'BEGIN { done = 0 } { if (!done && ($0 ~ "^# ?" k 
 cat "$tmp" > "$file"; rm -f "$tmp"
 revert() { cat "$backup" > "$file"; }
 
-if ! out=$(dc run --rm --no-deps -T "$svc" "arus-$svc" check-env 2>&1 </dev/null); then
+# The check runs in a throwaway container of the service's image with the new env file and what
+# Compose adds (`docker-compose run` cannot start beside running host-network containers).
+case "$svc" in panel|reseller) image=${ARUS_IMAGE:-arus:latest} ;; *) image=${ARUS_MEDIA_IMAGE:-arus-media:latest} ;; esac
+if ! out=$(docker run --rm --network none --env-file "$file" -e DATA_DIR=/data -e BACKUP_DIR=/backups -e ADMIN_ENABLED=1 -e CONTROL_ENABLED=1 "$image" "arus-$svc" check-env 2>&1 </dev/null); then
   revert
   log "the new environment fails $svc's check; the env file is back as it was"
   printf '%s\n' "$out" | grep -E 'error|invalid' | tail -n 3 >&2

@@ -29,8 +29,16 @@ FILES=(-f docker/compose.yaml)
 [ "$RESELLER" = 1 ] && FILES+=(-f docker/compose.reseller.yaml)
 COMPOSE=${COMPOSE:-docker-compose}
 dc() { $COMPOSE -p "$PROJECT" "${FILES[@]}" "$@"; }
-# A one-shot command of a daemon's CLI in its own container, on its volume; stdin is passed.
-cli() { local svc=$1; shift; dc run --rm -T --no-deps "$svc" "arus-$svc" --json "$@"; }
+# A one-shot command of a daemon's CLI in a throwaway container of its image, on its volume
+# (made with Compose's labels when missing, so `up` adopts it); stdin is passed. Not
+# `docker-compose run`, which cannot start beside running host-network containers.
+cli() {
+  local svc=$1; shift
+  local vol="${PROJECT}_${svc}-data" image
+  case "$svc" in panel|reseller) image=${ARUS_IMAGE:-arus:latest} ;; *) image=${ARUS_MEDIA_IMAGE:-arus-media:latest} ;; esac
+  docker volume inspect "$vol" >/dev/null 2>&1 || docker volume create --label "com.docker.compose.project=$PROJECT" --label "com.docker.compose.volume=$svc-data" --label com.docker.compose.version=1.29.2 "$vol" >/dev/null
+  docker run --rm -i --network none -v "$vol:/data" --env-file "$ARUS_ENV_DIR/$svc.env" -e DATA_DIR=/data "$image" "arus-$svc" --json "$@"
+}
 log() { printf '[site-init] %s\n' "$*" >&2; }
 json_field() { tr -d '\n' | sed -n "s/.*\"$1\": *\"\\([^\"]*\\)\".*/\\1/p"; }
 password() { head -c 18 /dev/urandom | base64 | tr '+/' '-_'; }

@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlayer, loginWithRetry } from '@arus/sdk'
 import { BROADCASTER_TEST_ENV, createHttpClient, createTestnet, decodeWithFfmpeg, freePort, LIGHT_CHANNEL, PANEL_TEST_ENV, tmpDir, waitFor, type HttpClient, type Testnet } from '@arus/testkit'
-import { DOCKER, must, run, stream } from './docker.js'
+import { DOCKER, must, run } from './docker.js'
+import { buildImages, IMAGE, MEDIA } from './images.js'
 
 // Issue 18 on a real container engine (scripts/test-deploy.sh starts dockerd when none runs):
 // the images build on a local base, the panel + broadcaster stack comes up with Compose on
@@ -14,8 +15,6 @@ import { DOCKER, must, run, stream } from './docker.js'
 
 const ctx = { onTestFinished: () => {} }
 const PROJECT = `arustest${process.pid}`
-const IMAGE = 'arus-test:runtime'
-const MEDIA = 'arus-test:media'
 let testnet: Testnet
 let envDir: string
 let backupDir: string
@@ -60,14 +59,7 @@ beforeAll(async () => {
   await writeFile(join(envDir, 'panel.env'), lines({ ...PANEL_TEST_ENV, BOOTSTRAP: testnet.bootstrapString, ADMIN_PORT: String(ports.panel) }), { mode: 0o600 })
   await writeFile(join(envDir, 'broadcaster.env'), lines({ ...BROADCASTER_TEST_ENV, BOOTSTRAP: testnet.bootstrapString, CONTROL_PORT: String(ports.broadcaster) }), { mode: 0o600 })
 
-  const base = (await must('bash', ['scripts/deploy-test/base.sh'], { timeoutMs: 300_000 })).stdout.trim()
-  for (const [target, tag] of [['runtime', IMAGE], ['media', MEDIA]] as const) {
-    const started = Date.now()
-    const code = await stream(DOCKER, ['build', '-q', '-f', 'docker/Dockerfile', '--build-arg', `BASE=${base}`, '--target', target, '-t', tag, '.'], {}, 900_000)
-    expect(code, `docker build --target ${target}`).toBe(0)
-    facts[`build ${target} s`] = Math.round((Date.now() - started) / 100) / 10
-    facts[`size ${target} MB`] = Math.round(Number((await must(DOCKER, ['image', 'inspect', '-f', '{{.Size}}', tag])).stdout) / 1e6)
-  }
+  Object.assign(facts, (await buildImages()).facts)
 }, 1_200_000)
 
 afterAll(async () => {

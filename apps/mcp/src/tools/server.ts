@@ -108,13 +108,17 @@ export function serverTools (): ToolDef[] {
       return { data: { archives: out.trim().split('\n').filter(Boolean).map((p) => p.split('/').pop()) } }
     }),
 
-    tool('server_install', 'W', 'Install or update the deploy pack on the box and bring the site up', 'Copies this repository (without node_modules, dist, .git or env files) to install.repoDir on the ssh box, builds the images, runs docker/site-init.sh (minted keys and passwords stay on the box) and starts the stack', z.strictObject({ library: z.boolean().default(false), reseller: z.boolean().default(false) }), async (ctx, a) => {
+    tool('server_install', 'W', 'Install or update the deploy pack on the box and bring the site up', 'Copies this repository (without node_modules, dist, .git or env files) to install.repoDir on the ssh box, builds the images, runs docker/site-init.sh (minted keys and passwords stay on the box) and starts the stack', z.strictObject({
+      library: z.boolean().default(false),
+      reseller: z.boolean().default(false),
+      build: z.boolean().default(true).describe('false: use the images already on the box (install.images) instead of building them')
+    }), async (ctx, a) => {
       const box = boxOf(ctx.config, undefined)
       await copyRepo(box)
       const flags = [...(a.library === true ? ['--library'] : []), ...(a.reseller === true ? ['--reseller'] : [])]
       const files = `-f docker/compose.yaml${a.library === true ? ' -f docker/compose.library.yaml' : ''}${a.reseller === true ? ' -f docker/compose.reseller.yaml' : ''}`
       // BASE (install.base) reaches the Dockerfile through the compose files' build args.
-      must(await inRepo(box, `out=$(docker-compose ${files} build 2>&1) || { printf '%s\\n' "$out" | tail -n 20 >&2; exit 1; }`, [], 1_200_000), 'image build')
+      if (a.build !== false) must(await inRepo(box, `out=$(docker-compose ${files} build 2>&1) || { printf '%s\\n' "$out" | tail -n 20 >&2; exit 1; }`, [], 1_200_000), 'image build')
       must(await inRepo(box, 'docker/site-init.sh --project "$COMPOSE_PROJECT_NAME" "$@" 2>&1', flags, 600_000), 'site-init')
       must(await inRepo(box, `docker-compose ${files} up -d 2>&1`, [], 300_000), 'compose up')
       return { data: { host: box.target.host, repoDir: box.repo, project: box.project, credentialsFile: `${box.repo}/docker/env/credentials`, note: 'generated passwords are in credentialsFile on the box (0600); read them there, they are not returned' } }
