@@ -216,7 +216,11 @@ async function copyRepo (box: Box): Promise<void> {
     let err = ''
     ssh.stderr.on('data', (d: Buffer) => { err = (err + d.toString()).slice(-2000) })
     const timer = setTimeout(() => { tar.kill('SIGKILL'); ssh.kill('SIGKILL') }, 300_000)
-    ssh.on('close', (code) => { clearTimeout(timer); code === 0 ? resolve() : reject(new ToolFailure(`copying the deploy pack to ${box.target.host} failed: ${err.trim().split('\n').pop() ?? code}`)) })
+    ssh.on('close', (code) => {
+      clearTimeout(timer)
+      if (code === 0) resolve()
+      else reject(new ToolFailure(`copying the deploy pack to ${box.target.host} failed: ${err.trim().split('\n').pop() ?? code}`))
+    })
   })
 }
 
