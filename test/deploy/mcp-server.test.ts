@@ -1,8 +1,8 @@
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BROADCASTER_TEST_ENV, cleanupAll, createTestnet, freePort, PANEL_TEST_ENV, startSshd, tmpDir, type Sshd, type Testnet } from '@arus/testkit'
-import { startMcp, type McpHandle } from '../mcp/harness.js'
+import { BROADCASTER_TEST_ENV, cleanupAll, createTestnet, findSecrets, freePort, PANEL_TEST_ENV, startSshd, tmpDir, type Sshd, type Testnet } from '@arus/testkit'
+import { scanSeen, startMcp, type McpHandle } from '../mcp/harness.js'
 import { DOCKER, must, run } from './docker.js'
 import { buildImages, IMAGE, MEDIA } from './images.js'
 
@@ -134,5 +134,16 @@ describe('server tools on the deploy pack', () => {
     const audit = (await mcp.audit()).map((e) => `${String(e.tool)} ${String(e.status)}`)
     expect(audit).toContain('server_set_env planned')
     expect(audit).toContain('server_restart ok')
+  })
+
+  it('no secret from the box in any tool result or audit line: passwords, the publisher key, the panel\'s keys', async () => {
+    const envText = await readFile(join(repoDir, 'docker/env/broadcaster.env'), 'utf8')
+    const creds = await readFile(join(repoDir, 'docker/env/credentials'), 'utf8')
+    const secrets = [
+      { kind: 'PUBLISHER_KEY', value: /^PUBLISHER_KEY=(\S+)$/m.exec(envText)![1]! },
+      ...creds.trim().split('\n').map((l) => ({ kind: `password ${l.split('=')[0]}`, value: l.slice(l.indexOf(':') + 1) }))
+    ]
+    expect(secrets.every((s) => s.value.length >= 16)).toBe(true)
+    await scanSeen(secrets, findSecrets)
   })
 })

@@ -6,8 +6,28 @@ import { ARUS_BINS, registerTeardown, tmpDir, type TestContextLike } from '@arus
 
 export const MCP_BIN = ARUS_BINS.mcp
 
-/** Every tool result text any test saw, with its tool, for the suite's secret scan. */
+/** Every tool result text this file's tests saw, with its tool, for the secret scan. */
 export const SEEN: Array<{ tool: string; text: string }> = []
+/** Every audit log this file's tool servers wrote. */
+export const AUDITS: string[] = []
+
+/**
+ * The secret scan of a test file: every tool result and every audit line it produced, against
+ * `secrets`; also proves the scan can fail by planting the first secret. Keys that
+ * panel_add_stream generated and returned once (its sanctioned exception) are taken out first.
+ */
+export async function scanSeen (secrets: ReadonlyArray<{ kind: string; value: string }>, find: (text: string, s: ReadonlyArray<{ kind: string; value: string }>) => Array<{ kind: string }>): Promise<void> {
+  const once = SEEN.filter((s) => s.tool === 'panel_add_stream' && !s.text.startsWith('invalid')).map((s) => (JSON.parse(s.text) as { key?: string }).key).filter((k): k is string => typeof k === 'string' && /^[0-9a-f]{64}$/.test(k))
+  for (const key of once) {
+    const where = SEEN.filter((s) => s.text.includes(key)).map((s) => s.tool)
+    if (where.length !== 1 || where[0] !== 'panel_add_stream') throw new Error(`a generated stream key appeared in ${where.join(', ')}`)
+  }
+  const audits = await Promise.all(AUDITS.map((p) => readFile(p, 'utf8').catch(() => '')))
+  const text = [...SEEN.map((s) => once.reduce((t, key) => t.split(key).join('[generated key, returned once]'), s.text)), ...audits].join('\n')
+  const leaks = find(text, secrets).map((s) => s.kind)
+  if (leaks.length > 0) throw new Error(`secrets in tool results or audit lines: ${leaks.join(', ')}`)
+  if (secrets.length > 0 && find(`${text}\n${secrets[0]!.value}`, secrets).length !== 1) throw new Error('the secret scan does not find a planted secret')
+}
 
 export interface McpHandle {
   client: Client
@@ -27,6 +47,7 @@ export async function startMcp (t: TestContextLike | undefined, config: Record<s
   const dir = tmpDir(t, 'arus-mcp-')
   const configPath = join(dir, 'mcp.json')
   const auditPath = join(dir, 'audit.jsonl')
+  AUDITS.push(auditPath)
   await writeFile(configPath, JSON.stringify({ stateDir: join(dir, 'state'), auditLog: auditPath, ...config }), { mode: 0o600 })
   await chmod(configPath, 0o600)
   const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_BIN, '--config', configPath, ...flags], stderr: 'pipe' })

@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ARUS_BINS, cleanupAll, createTestnet, runBin, startPanel, startSshd, tmpDir, type PanelHandle, type Sshd } from '@arus/testkit'
-import { startMcp } from './harness.js'
+import { ARUS_BINS, cleanupAll, collectSecrets, createTestnet, findSecrets, runBin, startPanel, startSshd, tmpDir, type PanelHandle, type Sshd } from '@arus/testkit'
+import { scanSeen, startMcp } from './harness.js'
 
 // Issue 17, SSH: a backend without a url is reached through an SSH local-forward tunnel to its
 // loopback port on the box — here a real sshd (Debian's openssh-server) on 127.0.0.1 with a
@@ -50,5 +50,9 @@ describe('backends through an SSH tunnel', () => {
     const bad = join(dir, 'nossh.json')
     await writeFile(bad, JSON.stringify({ panel: panelBlock() }), { mode: 0o600 })
     expect((await runBin(ARUS_BINS.mcp, ['--doctor', '--config', bad])).code).toBe(2)
+  })
+
+  it('no secret in this file\'s tool results or audit lines', async () => {
+    await scanSeen(collectSecrets({ panel: panel.dataDir }, [{ kind: 'panel admin password', value: panel.admin.password }, { kind: 'user password', value: 'tunnel-pw-1' }]), findSecrets)
   })
 })
