@@ -1,192 +1,21 @@
-import type { z } from 'zod'
-import { isArusError } from '@arus/service'
-import { isAdminTier, reachesOwner, requireAdminTier, type Caller } from '../access.js'
-import { DAY_MS, utcDayStart, type ResellerCore } from '../core.js'
+import { isAdminTier, requireAdminTier, type Caller } from '../access.js'
+import { DAY_MS, type ResellerCore } from '../core.js'
 import { ResellerError } from '../errors.js'
 import type { LedgerLine } from '../ledger/line.js'
-import { effectiveMaxDevices, trialCap } from '../principals/ops.js'
-import {
-  EXPIRING_DAYS, type AccountDetail, type AccountRecord, type AccountView, type ActivateInput, type ListAccountsQuery, type PanelUserState, type TrialInput
-} from './model.js'
-import { createPanelUser, deletePanelUser, findPanelUser, setPanelStatus, userPath } from './panel-user.js'
-import { settleLocked } from './settle.js'
+import type { AccountRecord, AccountView } from './model.js'
+import { deletePanelUser, findPanelUser, setPanelStatus, userPath } from './panel-user.js'
+import { cost, panelWhy, refund, settled, viewAccount } from './shared.js'
 
 /**
  * The account operations (spec 2 "Reseller account", the accounts rows of the endpoint table).
  * Money moves only through the ledger, whose line is each operation's commit point: a debit is
  * fsynced before the panel is called, a panel failure after it is refunded at once, and an
- * operation cut by a crash is settled by the next reconcile (accounts/settle.ts).
+ * operation cut by a crash is settled by the next reconcile (accounts/settle.ts). This module is
+ * the door: reads (query.ts) and creation (create.ts) are re-exported here.
  */
-
-export function viewAccount (name: string, a: AccountRecord): AccountView {
-  return {
-    name,
-    owner: a.owner,
-    status: a.pending?.op === 'activate' ? 'pending' : a.status,
-    trial: a.trial,
-    createdAt: a.createdAt,
-    expiresAt: a.expiresAt,
-    months: a.months,
-    packages: a.packages,
-    manualGrants: a.manualGrants,
-    maxDevices: a.maxDevices,
-    suspendedBy: a.suspendedBy
-  }
-}
-
-/** The account, or 404 when missing and 403 when its owner is outside the caller's subtree. */
-function reachable (core: ResellerCore, caller: Caller, name: string): AccountRecord {
-  const a = core.accounts.get(name)
-  if (!a) throw ResellerError.notFound('account', name)
-  if (!reachesOwner(core, caller, a.owner)) throw ResellerError.forbidden(`account "${name}" belongs outside the caller's subtree`)
-  return a
-}
-
-/** Like {@link reachable}, and settled (call it in the account's turn): an interrupted operation is settled first; one still open answers 409. */
-async function settled (core: ResellerCore, caller: Caller, name: string): Promise<AccountRecord> {
-  let a = reachable(core, caller, name)
-  if (a.pending !== null) {
-    await settleLocked(core, name).catch(() => {})
-    a = reachable(core, caller, name)
-    if (a.pending !== null) throw ResellerError.of('RESELLER_ACCOUNT_BUSY', `account "${name}" has an operation in progress (${a.pending.op})`)
-  }
-  return a
-}
-
-const cost = (core: ResellerCore, months: number) => months * core.settings.creditsPerMonth
-
-/** Refunds a debit line whose panel step failed (idempotent by ref). */
-async function refund (core: ResellerCore, debit: LedgerLine, why: string): Promise<void> {
-  await core.ledger.append(() => ({ type: 'REFUND', actor: debit.actor, principal: debit.principal, amount: -debit.amount, account: debit.account!, ref: `refund:${debit.seq}`, note: `refund of #${debit.seq}: ${why}`.slice(0, 500) }))
-}
-
-const panelWhy = (err: unknown) => (isArusError(err) ? err.code : 'error')
-
-export async function listAccounts (core: ResellerCore, caller: Caller, q: z.output<typeof ListAccountsQuery>): Promise<{ items: AccountView[]; total: number; offset: number; limit: number }> {
-  const now = core.now()
-  const needle = q.q?.toLowerCase()
-  const soon = now + EXPIRING_DAYS * DAY_MS
-  const scope = isAdminTier(caller.role) ? null : new Set(core.principals.subtree(caller.name))
-  const rows = core.accounts.entries().filter(([name, a]) => {
-    if (scope && !scope.has(a.owner)) return false
-    if (q.owner !== undefined && a.owner !== q.owner) return false
-    if (needle !== undefined && !name.toLowerCase().includes(needle) && !a.owner.toLowerCase().includes(needle)) return false
-    switch (q.filter) {
-      case 'active': return a.status === 'active' && a.pending === null
-      case 'disabled': return a.status !== 'active'
-      case 'expiring': return a.status === 'active' && a.pending === null && a.expiresAt <= soon
-      case 'trial': return a.trial
-      default: return true
-    }
-  }).map(([name, a]) => viewAccount(name, a))
-  const key: Record<typeof q.sort, (v: AccountView) => string | number> = {
-    name: (v) => v.name, expires: (v) => v.expiresAt, created: (v) => v.createdAt, status: (v) => v.status, owner: (v) => v.owner
-  }
-  const k = key[q.sort]
-  const sign = q.dir === 'desc' ? -1 : 1
-  rows.sort((x, y) => { const a = k(x); const b = k(y); return (a < b ? -1 : a > b ? 1 : x.name < y.name ? -1 : 1) * sign })
-  return { items: rows.slice(q.offset, q.offset + q.limit), total: rows.length, offset: q.offset, limit: q.limit }
-}
-
-export async function getAccount (core: ResellerCore, caller: Caller, name: string): Promise<z.input<typeof AccountDetail>> {
-  const a = reachable(core, caller, name)
-  let panel: PanelUserState | null = null
-  let panelError: string | null = null
-  try {
-    panel = await findPanelUser(core, name)
-    if (panel === null) panelError = 'PANEL: the user does not exist on the panel'
-  } catch (err) {
-    panelError = (err as Error).message
-  }
-  return { ...viewAccount(name, a), panel, panelError }
-}
-
-/** Reserves the name with a pending record (409 when taken here or on the panel). */
-async function reserve (core: ResellerCore, caller: Caller, name: string, rec: Omit<AccountRecord, 'pending' | 'seq' | 'status' | 'suspendedBy' | 'createdAt'>): Promise<void> {
-  if (core.accounts.has(name)) {
-    await settleLocked(core, name).catch(() => {})
-    if (core.accounts.has(name)) throw ResellerError.exists('account', name)
-  }
-  // A name the panel already has is refused before any credit moves.
-  if (await findPanelUser(core, name) !== null) throw new ResellerError('PANEL_USER_EXISTS', `PANEL: user "${name}" already exists on the panel`, 409)
-  await core.accounts.update(name, (cur) => {
-    if (cur) throw ResellerError.exists('account', name)
-    return { rec: { ...rec, createdAt: core.now(), status: 'active', suspendedBy: null, seq: 0, pending: { op: 'activate', at: core.now(), by: caller.name, cleanup: false, after: core.ledger.seq() } } }
-  })
-}
-
-/** After a failed creation: drop the reservation, or keep it for the settle when a panel user may be left. */
-async function release (core: ResellerCore, name: string, outcome: { userMayExist: boolean }): Promise<void> {
-  let mayExist = outcome.userMayExist
-  if (mayExist) mayExist = await deletePanelUser(core, name).then(() => false, () => true)
-  await core.accounts.update(name, (cur) => ({ rec: mayExist && cur?.pending?.op === 'activate' ? { ...cur, pending: { ...cur.pending, cleanup: true } } : undefined }))
-}
-
-/** POST /api/accounts: debit months × CREDITS_PER_MONTH, create on the panel, or refund. */
-async function activateAccountLocked (core: ResellerCore, caller: Caller, input: z.output<typeof ActivateInput>): Promise<AccountView> {
-  if (input.maxDevices !== undefined) requireAdminTier(caller, 'passing maxDevices')
-  const price = cost(core, input.months)
-  if (core.ledger.balance(caller.name) < price) throw ResellerError.insufficient(core.ledger.balance(caller.name), price)
-  const maxDevices = input.maxDevices ?? effectiveMaxDevices(core, caller.name).value
-  const now = core.now()
-  const base = {
-    owner: caller.name, expiresAt: now + input.months * core.settings.daysPerMonth * DAY_MS, months: input.months, trial: false,
-    packages: input.packages ?? null, manualGrants: [...new Set(input.grants ?? [])].sort(), maxDevices
-  }
-  await reserve(core, caller, input.name, base)
-  let debit: LedgerLine
-  try {
-    debit = (await core.ledger.append(() => ({ type: 'ACTIVATE', actor: caller.name, principal: caller.name, amount: -price, account: input.name, note: `activate ${input.months} month(s)` })))!.line
-  } catch (err) {
-    await core.accounts.remove(input.name)
-    throw err
-  }
-  const outcome = await createPanelUser(core, input.name, input.password, { maxDevices, packages: input.packages, grants: input.grants })
-  if (!outcome.ok) {
-    await refund(core, debit, panelWhy(outcome.err))
-    await release(core, input.name, outcome)
-    throw outcome.err
-  }
-  const rec = await core.accounts.update(input.name, (cur) => {
-    const next: AccountRecord = { ...(cur ?? { ...base, createdAt: now, status: 'active', suspendedBy: null }), expiresAt: base.expiresAt, pending: null, seq: debit.seq }
-    return { rec: next, result: next }
-  })
-  core.activity.record({ event: 'account.activated', account: input.name, principal: caller.name, months: input.months }, 'account activated')
-  return viewAccount(input.name, rec)
-}
-
-/** POST /api/trials: free, TRIAL_HOURS long, at most trialDailyCap per principal per UTC day. */
-async function createTrialLocked (core: ResellerCore, caller: Caller, input: z.output<typeof TrialInput>): Promise<AccountView> {
-  if (input.maxDevices !== undefined) requireAdminTier(caller, 'passing maxDevices')
-  const cap = trialCap(core, caller.name).value
-  const overCap = () => core.ledger.trialsSince(caller.name, utcDayStart(core.now())) >= cap
-  if (overCap()) throw ResellerError.of('RESELLER_TRIAL_CAP', `${caller.name} used its ${cap} trial(s) for today (UTC)`)
-  const maxDevices = input.maxDevices ?? effectiveMaxDevices(core, caller.name).value
-  const base = { owner: caller.name, expiresAt: core.now() + core.settings.trialHours * 3_600_000, months: 0, trial: true, packages: null, manualGrants: [], maxDevices }
-  await reserve(core, caller, input.name, base)
-  const outcome = await createPanelUser(core, input.name, input.password, { maxDevices })
-  if (!outcome.ok) {
-    await release(core, input.name, outcome)
-    throw outcome.err
-  }
-  let line: LedgerLine
-  try {
-    // The cap is checked again in the ledger's turn: concurrent trials cannot pass it together.
-    line = (await core.ledger.append(() => {
-      if (overCap()) throw ResellerError.of('RESELLER_TRIAL_CAP', `${caller.name} used its ${cap} trial(s) for today (UTC)`)
-      return { type: 'TRIAL', actor: caller.name, principal: caller.name, amount: 0, account: input.name, note: `trial ${core.settings.trialHours} h` }
-    }))!.line
-  } catch (err) {
-    await release(core, input.name, { userMayExist: true })
-    throw err
-  }
-  const rec = await core.accounts.update(input.name, (cur) => {
-    const next: AccountRecord = { ...cur!, pending: null, seq: line.seq }
-    return { rec: next, result: next }
-  })
-  core.activity.record({ event: 'account.trial', account: input.name, principal: caller.name }, 'trial created')
-  return viewAccount(input.name, rec)
-}
+export { viewAccount } from './shared.js'
+export { getAccount, listAccounts } from './query.js'
+export { activateAccount, createTrial } from './create.js'
 
 /** Renew: the caller pays; the term runs from the later of now and the expiry; a trial becomes paid; an expired account is enabled again. */
 async function renewAccountLocked (core: ResellerCore, caller: Caller, name: string, months: number): Promise<AccountView> {
@@ -360,15 +189,8 @@ export async function finishDelete (core: ResellerCore, name: string): Promise<v
   await core.accounts.remove(name)
 }
 
+
 // --- every operation on one account runs in that account's turn (core.accountLock) ---
-
-export function activateAccount (core: ResellerCore, caller: Caller, input: z.output<typeof ActivateInput>): Promise<AccountView> {
-  return core.accountLock.run(input.name, () => activateAccountLocked(core, caller, input))
-}
-
-export function createTrial (core: ResellerCore, caller: Caller, input: z.output<typeof TrialInput>): Promise<AccountView> {
-  return core.accountLock.run(input.name, () => createTrialLocked(core, caller, input))
-}
 
 export function renewAccount (core: ResellerCore, caller: Caller, name: string, months: number): Promise<AccountView> {
   return core.accountLock.run(name, () => renewAccountLocked(core, caller, name, months))
