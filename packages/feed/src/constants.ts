@@ -44,3 +44,13 @@ export const WRITE_OVERHEAD_BYTES = 8 * 1024
 
 /** How long one playlist read attempt may wait before re-reading the newest entry. */
 export const PLAYLIST_ATTEMPT_MS = 1000
+
+/**
+ * Live retention's removal grace, in playlist updates: a segment that left a playlist of
+ * `listed` segments stays readable for `listed + 1` more updates (RFC 8216 section 6.2.2: the
+ * playlist's duration plus one segment), so that every segment listed by any playlist a viewer
+ * read within that time can still be fetched.
+ */
+export function removalGrace (listed: number): number {
+  return listed + 1
+}

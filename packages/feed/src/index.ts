@@ -24,7 +24,7 @@ import { FeedWriterImpl } from './writer.js'
 
 export { FeedError, FEED_ERROR_CODES } from './errors.js'
 export type { FeedErrorCode } from './errors.js'
-export { FEED_LAYOUT_VERSION, PLAYLIST_PATH, DEFAULT_TIMEOUT_MS, DEFAULT_STALL_MS, DEFAULT_POLL_MS, COMPACT_AFTER_BYTES } from './constants.js'
+export { FEED_LAYOUT_VERSION, PLAYLIST_PATH, DEFAULT_TIMEOUT_MS, DEFAULT_STALL_MS, DEFAULT_POLL_MS, COMPACT_AFTER_BYTES, removalGrace } from './constants.js'
 export { parsePlaylist } from './playlist.js'
 export { purgeFeed } from './purge.js'
 
@@ -160,8 +160,15 @@ export interface FeedReader {
   /** Resolves the entry once `path` exists (bounded by timeoutMs; rejects with FEED_TIMEOUT). */
   waitFor(path: string, opts?: FeedWaitOptions): Promise<{ byteLength: number }>
   /**
+   * The entry of `path` at the newest version a peer confirms, or null when that version does
+   * not have it: unlike waitFor, it never waits for the path to appear (FEED_TIMEOUT only when
+   * no peer answers in time).
+   */
+  stat(path: string, opts?: FeedWaitOptions): Promise<{ byteLength: number } | null>
+  /**
    * Streams bytes [start, end] (inclusive, like HTTP Range) as blocks arrive; aborts
-   * (FEED_STALLED) if no block arrives for stallMs. Errors on the stream: FEED_NOT_FOUND,
+   * (FEED_STALLED) if no block arrives for stallMs, and ends with FEED_NOT_FOUND as soon as a
+   * newer version no longer has the file (expired or replaced). Errors on the stream: FEED_NOT_FOUND,
    * FEED_RANGE_NOT_SATISFIABLE, FEED_STALLED, FEED_ABORTED, FEED_DECRYPT_FAILED, FEED_CLOSED.
    * @throws FeedError synchronously for a bad path or option.
    */

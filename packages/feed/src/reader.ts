@@ -184,13 +184,68 @@ export class FeedReaderImpl implements FeedReader {
     const stallMs = checkMs('stallMs', o.stallMs, DEFAULT_STALL_MS, 1)
     const signal = checkSignal(o.signal)
     this.checkOpen()
-    const open = (): Promise<InnerStream | null> => this.openRange(p, start, end, stallMs, signal)
-    const stream = new StallingReadable(open, p, stallMs, signal, (s) => this.streams.delete(s))
+    const open = async (): Promise<InnerStream | null> => {
+      const opened = await this.openRange(p, start, end, stallMs, signal)
+      if (opened !== null) this.watchGone(stream, p, opened.blob)
+      return opened?.inner ?? null
+    }
+    const stream: StallingReadable = new StallingReadable(open, p, stallMs, signal, (s) => this.streams.delete(s))
     this.streams.add(stream)
     return stream
   }
 
-  private async openRange (path: string, start: number | undefined, end: number | undefined, stallMs: number, signal?: AbortSignal): Promise<InnerStream | null> {
+  async stat (path: string, opts?: FeedWaitOptions): Promise<{ byteLength: number } | null> {
+    const p = parseFeedPath(path).path
+    const { timeoutMs, signal: s } = checkOptions(opts)
+    const ms = checkMs('timeoutMs', timeoutMs, DEFAULT_TIMEOUT_MS)
+    const signal = checkSignal(s)
+    await this.ready()
+    try {
+      const entry = await this.resolve(p, Date.now() + ms, signal)
+      return { byteLength: entry.value.blob?.byteLength ?? 0 }
+    } catch (err) {
+      if ((err as FeedError).code === 'FEED_NOT_FOUND') return null
+      throw err
+    }
+  }
+
+  /**
+   * Ends `stream` with FEED_NOT_FOUND as soon as a newer version of the drive no longer has
+   * `path` with this blob (the writer expired or replaced it): its blocks are being cleared
+   * everywhere, so waiting for them would only run into the stall bound.
+   */
+  private watchGone (stream: StallingReadable, path: string, blob: Hyperdrive.BlobRef): void {
+    if (stream.destroyed) return
+    const core = this.drive.core
+    let checking = false
+    let again = false
+    const check = async (): Promise<void> => {
+      if (checking) { again = true; return }
+      checking = true
+      try {
+        do {
+          again = false
+          if (stream.destroyed) return
+          let entry: Hyperdrive.Entry | null
+          try {
+            entry = await this.drive.entry(path, { timeout: LOOKUP_ATTEMPT_MS })
+          } catch {
+            continue // not answerable now: the next append asks again
+          }
+          const current = entry?.value.blob ?? null
+          if (current === null || current.blockOffset !== blob.blockOffset) stream.destroy(FeedError.notFound(path))
+        } while (again)
+      } finally {
+        checking = false
+      }
+    }
+    const onChange = (): void => { void check() }
+    core.on('append', onChange)
+    core.on('truncate', onChange)
+    stream.once('close', () => { core.off('append', onChange); core.off('truncate', onChange) })
+  }
+
+  private async openRange (path: string, start: number | undefined, end: number | undefined, stallMs: number, signal?: AbortSignal): Promise<{ inner: InnerStream; blob: Hyperdrive.BlobRef } | null> {
     await this.ready()
     const deadline = Date.now() + stallMs
     const entry = await this.resolve(path, deadline, signal)
@@ -201,7 +256,7 @@ export class FeedReaderImpl implements FeedReader {
     const blobs = await bounded(this.drive.getBlobs(), Math.max(1, remaining(deadline)), () => FeedError.timeout(`read of ${path}`, stallMs), signal)
     if (blobs === null) throw FeedError.closed('reader')
     const last = Math.min(end ?? byteLength - 1, byteLength - 1)
-    return blobs.createReadStream(blob, { start: start ?? 0, end: last, wait: true }) as InnerStream
+    return { inner: blobs.createReadStream(blob, { start: start ?? 0, end: last, wait: true }) as InnerStream, blob }
   }
 
   close (): Promise<void> {

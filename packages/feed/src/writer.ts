@@ -2,7 +2,7 @@ import { shapeUploads, type UploadShaper, type UploadShapingInit } from './uploa
 import b4a from 'b4a'
 import type Corestore from 'corestore'
 import Hyperdrive from 'hyperdrive'
-import { MAX_PLAYLIST_BYTES, PLAYLIST_PATH } from './constants.js'
+import { MAX_PLAYLIST_BYTES, PLAYLIST_PATH, removalGrace } from './constants.js'
 import { FeedError } from './errors.js'
 import { FeedMirrorImpl } from './mirror.js'
 import type { MirrorTarget } from './mirror.js'
@@ -23,6 +23,7 @@ export class FeedWriterImpl implements FeedWriter, MirrorTarget {
   private readonly retention: Retention | null
   private readonly segments = new Map<number, number>() // sequence -> byteLength
   private pending = new Set<number>() // written since the last playlist
+  private readonly unlisted = new Map<number, number>() // sequence -> playlistVersion when it left the playlist
   private readonly mirrors = new Set<FeedMirrorImpl>()
   private lastPlaylist: string | null = null
   private bytesWritten = 0
@@ -132,6 +133,7 @@ export class FeedWriterImpl implements FeedWriter, MirrorTarget {
       }
       this.retention?.wrote(bytes.byteLength)
       this.segments.set(seg.sequence, bytes.byteLength)
+      this.unlisted.delete(seg.sequence)
       this.pending.add(seg.sequence)
       this.bytesWritten += bytes.byteLength
       this.lastSequence = Math.max(this.lastSequence ?? 0, seg.sequence)
@@ -162,13 +164,23 @@ export class FeedWriterImpl implements FeedWriter, MirrorTarget {
     })
   }
 
-  // Segments neither listed nor written since the previous playlist have left the window.
+  /**
+   * Segments neither listed nor written since the previous playlist have left the window. Each
+   * stays readable for a removal grace of `listed + 1` more playlists (about the playlist's
+   * duration plus one segment: RFC 8216 section 6.2.2), because a viewer that read an earlier
+   * playlist may still be fetching it; then its blocks are cleared and its entry deleted.
+   */
   private async retire (listed: Set<number>, previous: Hyperdrive.BlobRef | null): Promise<void> {
     const retention = this.retention as Retention
+    const grace = removalGrace(listed.size)
     for (const sequence of [...this.segments.keys()].sort((a, b) => a - b)) {
-      if (listed.has(sequence) || this.pending.has(sequence)) continue
+      if (listed.has(sequence) || this.pending.has(sequence)) { this.unlisted.delete(sequence); continue }
+      const since = this.unlisted.get(sequence) ?? this.playlistVersion
+      this.unlisted.set(sequence, since)
+      if (this.playlistVersion - since < grace) continue
       await retention.expire(`/seg${sequence}.ts`)
       this.segments.delete(sequence)
+      this.unlisted.delete(sequence)
     }
     await retention.afterPlaylist(previous)
   }

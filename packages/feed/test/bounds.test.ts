@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import b4a from 'b4a'
-import { openFeedReader } from '@arus/feed'
+import { openFeedReader, removalGrace } from '@arus/feed'
 import { createTestnet, waitFor } from '@arus/testkit'
 import { collect, key32, link, peerSwarm, playlistOf, readerOn, rejection, segmentBytes, storeIn, writerOn } from './helpers.js'
 
@@ -75,6 +75,44 @@ describe('bounded waits', () => {
     const { value: err2, ms: ms2 } = await timed(() => rejection(collect(lonely.createReadStream('/seg0.ts', { stallMs: 300 }))))
     expect(err2.code).toBe('FEED_STALLED')
     expect(ms2).toBeLessThan(3000)
+  })
+
+  it('a read stream of a segment that expired meanwhile ends with FEED_NOT_FOUND as soon as the newer version arrives, not after stallMs', async (t) => {
+    const net = await createTestnet(t)
+    const encryptionKey = key32()
+    const w = storeIn(t)
+    const writer = await writerOn(t, { store: w.store, encryptionKey })
+    await writer.putSegment('seg0.ts', segmentBytes(0, 300_000))
+    await writer.putPlaylist(playlistOf([0]))
+    const r = storeIn(t)
+    const reader = await readerOn(t, r.store, writer.feedKey, encryptionKey)
+    const first = peerSwarm(net, w.store)
+    const readerSwarm = peerSwarm(net, r.store)
+    await link(writer.discoveryKey, first, readerSwarm)
+    expect(await reader.waitFor('/seg0.ts', { timeoutMs: 20_000 })).toEqual({ byteLength: 300_000 })
+
+    // The link drops before any content block came; the stream waits for them.
+    await first.destroy()
+    await waitFor(() => reader.peers() === 0, { timeoutMs: 10_000, message: 'writer gone' })
+    const blobs = (await reader.drive.getBlobs())!
+    expect(await blobs.core.has(0)).toBe(false)
+    const start = Date.now()
+    const ended = rejection(collect(reader.createReadStream('/seg0.ts', { stallMs: 30_000 })))
+    // Meanwhile the origin moves on: seg0 leaves the playlist and its removal grace runs out.
+    for (let n = 1; n <= 1 + removalGrace(1); n++) {
+      await writer.putSegment(`seg${n}.ts`, segmentBytes(n, 1_000))
+      await writer.putPlaylist(playlistOf([n]))
+    }
+    expect(await writer.drive.entry('/seg0.ts')).toBeNull()
+    // The link comes back: the newer version arrives, and the stream ends at once.
+    const again = peerSwarm(net, w.store)
+    await again.join(writer.discoveryKey, { server: true, client: false }).flushed()
+    await readerSwarm.join(writer.discoveryKey, { server: false, client: true }).refresh()
+    const err = await ended
+    expect(err.code).toBe('FEED_NOT_FOUND')
+    expect(Date.now() - start).toBeLessThan(15_000) // well before stallMs
+    expect(await reader.stat('/seg0.ts', { timeoutMs: 5_000 })).toBeNull()
+    expect(await reader.stat('/seg3.ts', { timeoutMs: 5_000 })).toEqual({ byteLength: 1_000 })
   })
 
   it('time the consumer spends not reading never counts as a stall', async (t) => {

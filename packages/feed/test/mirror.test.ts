@@ -2,7 +2,7 @@ import { rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import b4a from 'b4a'
-import { parsePlaylist } from '@arus/feed'
+import { parsePlaylist, removalGrace } from '@arus/feed'
 import type { FeedMirror, FeedWriter, ParsedPlaylist } from '@arus/feed'
 import { tmpDir, waitFor } from '@arus/testkit'
 import { playlistOf, segmentBytes, writerOn } from './helpers.js'
@@ -73,7 +73,8 @@ describe('mirror of an ffmpeg scratch dir', () => {
     const mirror = writer.mirror(dir, { pollMs: 50 })
     t.onTestFinished(() => mirror.stop())
     const blobs = new Map<number, { blockOffset: number; blockLength: number }>()
-    for (let n = 0; n < 8; n++) {
+    const N = 12
+    for (let n = 0; n < N; n++) {
       await atomicWrite(dir, `seg${n}.ts`, segmentBytes(n, 70_000))
       const text = playlistOf([n - 2, n - 1, n].filter((x) => x >= 0))
       await atomicWrite(dir, 'index.m3u8', text)
@@ -81,14 +82,17 @@ describe('mirror of an ffmpeg scratch dir', () => {
       blobs.set(n, (await writer.drive.entry(`/seg${n}.ts`))!.value.blob!)
     }
     const core = (await writer.drive.getBlobs())!.core
-    for (let n = 0; n < 8; n++) {
+    // Listed: the last 3; kept beside them: those within their removal grace.
+    const oldestKept = N - 3 - removalGrace(3)
+    expect(oldestKept).toBeGreaterThan(0)
+    for (let n = 0; n < N; n++) {
       const blob = blobs.get(n)!
-      const kept = n >= 5
+      const kept = n >= oldestKept
       expect(await writer.drive.entry(`/seg${n}.ts`) !== null, `seg${n} entry`).toBe(kept)
       expect(await core.has(blob.blockOffset), `seg${n} first block`).toBe(kept)
       expect(await core.has(blob.blockOffset + blob.blockLength - 1), `seg${n} last block`).toBe(kept)
     }
-    expect(writer.stats().segments).toBe(3)
+    expect(writer.stats().segments).toBe(3 + removalGrace(3))
   })
 
   it('an ffmpeg restarted in the same dir (numbering from 0 again) replaces reused names with the new bytes', async (t) => {

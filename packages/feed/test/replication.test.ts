@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import b4a from 'b4a'
 import Hyperdrive from 'hyperdrive'
-import { createTestnet, withTimeout } from '@arus/testkit'
+import { removalGrace } from '@arus/feed'
+import { createTestnet, waitFor, withTimeout } from '@arus/testkit'
 import { collect, key32, link, peerSwarm, playlistOf, readerOn, rejection, segmentBytes, storeIn, writerOn } from './helpers.js'
 
 describe('replication between a writer peer and a reader peer (testnet on 127.0.0.1)', () => {
@@ -47,8 +48,17 @@ describe('replication between a writer peer and a reader peer (testnet on 127.0.
     expect(await waiting).toEqual({ byteLength: seg2.byteLength })
     expect(b4a.equals(await reader.readFile('/seg2.ts'), seg2)).toBe(true)
     expect((await reader.playlist()).mediaSequence).toBe(1)
-    // seg0 left the window: the newest version a peer confirms has no such path.
+    // seg0 left the playlist but is in its removal grace: still readable.
+    expect(b4a.equals(await reader.readFile('/seg0.ts'), seg0)).toBe(true)
+    // Once the grace has run out, the newest version a peer confirms has no such path.
+    for (let n = 3; n < 3 + removalGrace(2); n++) {
+      await writer.putSegment(`seg${n}.ts`, segmentBytes(n))
+      await writer.putPlaylist(playlistOf([n - 1, n]))
+    }
+    await waitFor(async () => (await reader.playlist()).mediaSequence === 1 + removalGrace(2), { timeoutMs: 10_000, message: 'newest playlist on the reader' })
     expect((await rejection(reader.readFile('/seg0.ts'))).code).toBe('FEED_NOT_FOUND')
+    expect(await reader.stat('/seg0.ts')).toBeNull()
+    expect(await reader.stat('/seg2.ts')).toEqual({ byteLength: seg2.byteLength })
   })
 
   it('a reader never broadcasts its lookups: no Hyperbee extension traffic reaches the writer (it would grow with the audience)', async (t) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import b4a from 'b4a'
-import { createFeedWriter } from '@arus/feed'
+import { createFeedWriter, removalGrace } from '@arus/feed'
 import type { FeedWriter } from '@arus/feed'
 import { key32, playlistOf, rejection, segmentBytes, storeIn, writerOn } from './helpers.js'
 
@@ -74,21 +74,30 @@ describe('writer', () => {
     expect(() => writer.mirror('/tmp', { pollMs: 1 })).toThrow(expect.objectContaining({ code: 'FEED_INVALID_ARGUMENT' }))
   })
 
-  it("keep 'window': segments that leave the playlist lose their entry and blocks; superseded playlists are cleared one update late", async (t) => {
+  it("keep 'window': segments that left the playlist lose their entry and blocks after the removal grace; superseded playlists are cleared one update late", async (t) => {
     const writer = await writerOn(t)
     const playlistBlobs = []
-    for (let n = 0; n < 6; n++) {
+    const N = 12
+    // Three listed, so a segment stays removalGrace(3) = 4 playlists after it left.
+    const grace = removalGrace(3)
+    expect(grace).toBe(4)
+    for (let n = 0; n < N; n++) {
       await writer.putSegment(`seg${n}.ts`, segmentBytes(n))
       await writer.putPlaylist(playlistOf([n - 2, n - 1, n].filter((x) => x >= 0)))
       playlistBlobs.push((await writer.drive.entry('/index.m3u8'))!.value.blob!)
+      // seg k leaves with playlist k + 3 and is expired by playlist k + 3 + grace.
+      const expired = n - 3 - grace
+      if (expired >= 0) expect(await writer.drive.entry(`/seg${expired}.ts`), `seg${expired} after playlist ${n}`).toBeNull()
+      if (expired + 1 >= 0 && expired + 1 <= n - 3) expect(await writer.drive.entry(`/seg${expired + 1}.ts`), `seg${expired + 1} after playlist ${n}`).not.toBeNull()
     }
-    for (const n of [0, 1, 2]) expect(await writer.drive.entry(`/seg${n}.ts`), `seg${n}`).toBeNull()
-    for (const n of [3, 4, 5]) expect(b4a.equals((await writer.drive.get(`/seg${n}.ts`))!.subarray(0, 4), segmentBytes(n).subarray(0, 4))).toBe(true)
-    expect(writer.stats().segments).toBe(3)
-    // Playlists 0..3 are gone; 4 (superseded by 5 one update ago) and 5 (current) are kept.
-    for (let i = 0; i < 4; i++) expect(await blobPresent(writer, playlistBlobs[i]!), `playlist ${i}`).toBe(false)
-    expect(await blobPresent(writer, playlistBlobs[4]!)).toBe(true)
-    expect(await blobPresent(writer, playlistBlobs[5]!)).toBe(true)
+    const oldestKept = N - 3 - grace
+    for (let n = 0; n < oldestKept; n++) expect(await writer.drive.entry(`/seg${n}.ts`), `seg${n}`).toBeNull()
+    for (let n = oldestKept; n < N; n++) expect(b4a.equals((await writer.drive.get(`/seg${n}.ts`))!.subarray(0, 4), segmentBytes(n).subarray(0, 4)), `seg${n}`).toBe(true)
+    expect(writer.stats().segments).toBe(3 + grace)
+    // Playlists 0..N-3 are gone; N-2 (superseded by N-1 one update ago) and N-1 (current) are kept.
+    for (let i = 0; i < N - 2; i++) expect(await blobPresent(writer, playlistBlobs[i]!), `playlist ${i}`).toBe(false)
+    expect(await blobPresent(writer, playlistBlobs[N - 2]!)).toBe(true)
+    expect(await blobPresent(writer, playlistBlobs[N - 1]!)).toBe(true)
   })
 
   it("keep 'window': a segment written ahead of the playlist is not expired by it", async (t) => {
@@ -99,9 +108,16 @@ describe('writer', () => {
     await writer.putSegment('seg2.ts', segmentBytes(2))
     await writer.putPlaylist(playlistOf([0, 1])) // seg2 is pending: kept
     expect(await writer.drive.entry('/seg2.ts')).not.toBeNull()
-    await writer.putPlaylist(playlistOf([1]))
+    await writer.putPlaylist(playlistOf([1])) // seg0 and seg2 leave: kept for removalGrace(1) = 2 playlists
+    expect(await writer.drive.entry('/seg0.ts')).not.toBeNull()
+    expect(await writer.drive.entry('/seg2.ts')).not.toBeNull()
+    await writer.putSegment('seg3.ts', segmentBytes(3))
+    await writer.putPlaylist(playlistOf([1, 3]))
+    expect(await writer.drive.entry('/seg2.ts')).not.toBeNull()
+    await writer.putPlaylist(playlistOf([3]))
     expect(await writer.drive.entry('/seg0.ts')).toBeNull()
-    expect(await writer.drive.entry('/seg2.ts')).toBeNull() // still unlisted one playlist later: expired
+    expect(await writer.drive.entry('/seg2.ts')).toBeNull() // still unlisted two playlists later: expired
+    expect(await writer.drive.entry('/seg1.ts')).not.toBeNull() // just left: in its grace
   })
 
   it("keep 'all' never clears: every segment and playlist stays readable", async (t) => {
@@ -140,6 +156,11 @@ describe('writer', () => {
     expect(again.drive.core.length).toBe(length)
     await again.putSegment('seg8.ts', segmentBytes(8))
     await again.putPlaylist(playlistOf([8]))
+    expect(await again.drive.entry('/seg7.ts')).not.toBeNull() // in its removal grace
+    for (const n of [9, 10]) {
+      await again.putSegment(`seg${n}.ts`, segmentBytes(n))
+      await again.putPlaylist(playlistOf([n]))
+    }
     expect(await again.drive.entry('/seg7.ts')).toBeNull()
   })
 

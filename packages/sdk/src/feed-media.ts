@@ -1,4 +1,4 @@
-import type { FeedSession } from './feed-session.js'
+import { segmentSequence, type FeedSession } from './feed-session.js'
 import type { MediaSource } from './server/routes.js'
 import type { BodySource } from './server/pump.js'
 
@@ -18,6 +18,18 @@ export function feedMedia (session: FeedSession, now: () => number): MediaSource
       return { text, segments: order }
     },
     async size (path, { timeoutMs, signal }) {
+      const sequence = segmentSequence(path)
+      if (session.type === 'live' && sequence !== null) {
+        if (session.newestListed === null) await session.playlist(timeoutMs, now()).catch(() => null)
+        // A segment a playlist already listed was written before it: it is there (also in the
+        // origin's removal grace) or gone for good, so its answer never waits for it to appear.
+        if (session.newestListed !== null && sequence <= session.newestListed) {
+          const entry = await session.reader.stat(path, { timeoutMs, signal })
+          if (entry === null) throw new Error(`${path} left the live window`)
+          return entry.byteLength
+        }
+      }
+      // A segment not listed yet (the next one at the live edge, or a vod title's): held until it appears.
       const entry = await session.reader.waitFor(path, { timeoutMs, signal })
       return entry.byteLength
     },

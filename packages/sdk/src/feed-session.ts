@@ -37,6 +37,8 @@ export class FeedSession {
   /** Last time the playlist changed (live advance), epoch ms. */
   lastAdvanceAt = 0
   private lastPlaylistText = ''
+  /** Highest segment sequence the freshest playlist read lists (null before one was read). */
+  newestListed: number | null = null
 
   constructor (private readonly store: Corestore, private readonly topics: Topics, init: FeedSessionInit) {
     this.feedKey = init.feedKey
@@ -129,6 +131,8 @@ export class FeedSession {
     if (list.text !== this.lastPlaylistText) {
       this.lastPlaylistText = list.text
       this.lastAdvanceAt = now
+      const listed = list.segments.map((s) => segmentSequence(s.uri)).filter((n): n is number => n !== null)
+      if (listed.length > 0) this.newestListed = Math.max(this.newestListed ?? 0, ...listed)
     }
     return list
   }
@@ -214,4 +218,10 @@ export class FeedSession {
     this.readerRef = null
     await r?.close().catch(() => {})
   }
+}
+
+/** The N of a flat-layout segment URI or path (`seg<N>.ts`, `/seg<N>.ts`), else null. */
+export function segmentSequence (uri: string): number | null {
+  const m = /^\/?seg(\d{1,15})\.ts$/.exec(uri)
+  return m === null ? null : Number(m[1])
 }
