@@ -21,7 +21,12 @@ export const SDK_ERROR_CODES = {
   SDK_REPORT_REJECTED: 'The panel refused a problem report (the in-band reason is in the message).',
   SDK_SERVER_FAILED: 'The local HTTP server could not start listening on 127.0.0.1.',
   SDK_STORE_CORRUPT: 'The replica store stayed unreadable after it was purged and the operation retried once.',
-  SDK_STOPPED: 'The player was used after stop().'
+  SDK_STOPPED: 'The player was used after stop().',
+  SDK_ENGINE_BAD_LINE: 'Engine IPC: a command line was dropped (not JSON, not an object, over the line cap, or invalid fields).',
+  SDK_ENGINE_UNKNOWN_COMMAND: "Engine IPC: the command's `cmd` is not one this engine knows (the engine carries on).",
+  SDK_ENGINE_NOT_STARTED: "Engine IPC: the command needs a 'start' first.",
+  SDK_ENGINE_PROTOCOL: "Engine IPC: 'start' twice, or the host speaks a newer protocol version than the engine.",
+  SDK_ENGINE_FAILED: 'Engine IPC: a command failed for a reason without its own code (the message says which).'
 } as const
 
 /** One of the codes in {@link SDK_ERROR_CODES}. */
@@ -38,6 +43,11 @@ export class SdkError extends Error {
     this.name = 'SdkError'
     this.code = code
     if (opts.retryAfter !== undefined) this.retryAfter = opts.retryAfter
+  }
+
+  /** An engine IPC error (docs/engine-ipc.md). */
+  static engine (code: Extract<SdkErrorCode, `SDK_ENGINE_${string}`>, message: string): SdkError {
+    return new SdkError(code, message)
   }
 
   static invalidOptions (problems: string[]): SdkError {

@@ -269,3 +269,8 @@ export interface Player {
 export function createPlayer (init?: PlayerInit, components: PlayerComponents = {}): Player {
   return new PlayerImpl(init, components)
 }
+
+export { createEngine } from './engine/engine.js'
+export type { Engine, EngineInit } from './engine/engine.js'
+export { ENGINE_COMMANDS, ENGINE_MESSAGE_TYPES, ENGINE_PROTOCOL_VERSION, EngineCommand, LineDecoder, MAX_LINE_BYTES, encodeLine } from './engine/protocol.js'
+export type { DroppedLine, EngineCommandName, EngineMessage, EngineMessageType, EnginePrefs, EngineState } from './engine/protocol.js'

@@ -1,0 +1,151 @@
+import { z } from 'zod'
+import type { DisplayItem, TuneState } from '../index.js'
+import { HexKey, UploadPolicySchema, ZapPrefetchSchema } from '../options.js'
+
+/**
+ * The engine IPC protocol (docs/engine-ipc.md): line-delimited JSON between a host (the React
+ * Native binding, the native Android SDK, a test) and the viewer engine running in a worklet.
+ * One UTF-8 JSON object per line, `\n`-terminated, both ways. Commands carry `cmd`, messages
+ * carry `type`. Bump the version on any change a host must know about.
+ */
+export const ENGINE_PROTOCOL_VERSION = 1
+
+/** Longest line either side accepts (bytes, newline excluded); a longer one is dropped. */
+export const MAX_LINE_BYTES = 4 * 1024 * 1024
+
+const Id = z.union([z.string().max(64), z.number().int()]).optional()
+const Name = z.string().min(1).max(256)
+const Secret = z.string().min(1).max(1024)
+const StreamId = z.string().min(1).max(256)
+
+/** start options (spec 3 "Cross-platform mobile binding": the worklet owns storeDir). */
+export const StartCommand = z.strictObject({
+  cmd: z.literal('start'),
+  id: Id,
+  v: z.number().int().min(1).optional(),
+  panelPubKey: HexKey,
+  hybrid: z.unknown().optional(),
+  prewarm: z.union([z.boolean(), z.number().int().min(0).max(10_000)]).optional(),
+  tune: z.record(z.string(), z.number()).optional(),
+  zapPrefetch: z.union([z.boolean(), ZapPrefetchSchema.partial()]).optional(),
+  swarm: z.strictObject({
+    maxPeers: z.number().int().min(1).max(10_000).optional(),
+    bootstrap: z.array(z.strictObject({ host: z.string().min(1).max(255), port: z.number().int().min(1).max(65535) })).max(64).optional()
+  }).optional(),
+  uploadPolicy: UploadPolicySchema.optional(),
+  debug: z.boolean().optional()
+})
+
+/** Every command a host may send, one schema each. */
+export const EngineCommand = z.discriminatedUnion('cmd', [
+  StartCommand,
+  z.strictObject({ cmd: z.literal('login'), id: Id, username: Name, password: Secret }),
+  z.strictObject({ cmd: z.literal('play'), id: Id, streamId: StreamId }),
+  z.strictObject({ cmd: z.literal('playRaw'), id: Id, feedKey: HexKey, encKey: HexKey }),
+  z.strictObject({ cmd: z.literal('reconnect'), id: Id }),
+  z.strictObject({ cmd: z.literal('setZapPrefetch'), id: Id, value: z.union([z.boolean(), ZapPrefetchSchema.partial()]) }),
+  z.strictObject({ cmd: z.literal('setNetworkProfile'), id: Id, expensive: z.boolean(), cellular: z.boolean().optional() }),
+  z.strictObject({ cmd: z.literal('requestPrefs'), id: Id }),
+  z.strictObject({ cmd: z.literal('saveCredentials'), id: Id, username: Name, password: Secret }),
+  z.strictObject({ cmd: z.literal('clearCredentials'), id: Id }),
+  z.strictObject({ cmd: z.literal('toggleFavorite'), id: Id, streamId: StreamId }),
+  z.strictObject({ cmd: z.literal('stop'), id: Id })
+])
+export type EngineCommand = z.infer<typeof EngineCommand>
+export type EngineCommandName = EngineCommand['cmd']
+
+/** The command names, for hosts and docs. */
+export const ENGINE_COMMANDS = EngineCommand.options.map((o) => o.shape.cmd.value) as readonly EngineCommandName[]
+
+/** Saved credentials and favorites (the worklet's prefs store). */
+export interface EnginePrefs { creds: { username: string; password: string } | null; favorites: string[] }
+
+/** Tune states plus the engine's own: 'ready' (connected), 'logged-in', 'playing', 'peers'. */
+export type EngineState = TuneState | 'ready' | 'logged-in' | 'playing' | 'peers'
+
+/** Every message the engine sends (`type`). Hosts ignore types they do not know. */
+export type EngineMessage =
+  | { type: 'port'; v: number; port: number }
+  | { type: 'streams'; streams: DisplayItem[] }
+  | { type: 'status'; state: EngineState; streamId: string | null; url?: string; source?: 'p2p' | 'cdn'; mediaType?: 'live' | 'vod'; feedKey?: string | null; peers?: number }
+  | { type: 'error'; code: string; message: string; cmd?: string; id?: string | number; streamId?: string | null }
+  | { type: 'login-error'; code: string; message: string; retryable: boolean; retryAfter?: number; id?: string | number }
+  | { type: 'feed-changed'; streamId: string; feedKey: string; url: string }
+  | { type: 'zap-prefetch'; enabled?: boolean; state?: 'suspended' | 'resumed'; reason?: string }
+  | { type: 'prefs'; creds: EnginePrefs['creds']; favorites: string[] }
+  // Hybrid mode only (a legacy CDN failover harness this engine does not build): never sent.
+  | { type: 'fallback' }
+  | { type: 'source-changed' }
+
+export type EngineMessageType = EngineMessage['type']
+export const ENGINE_MESSAGE_TYPES: readonly EngineMessageType[] = ['port', 'streams', 'status', 'error', 'login-error', 'feed-changed', 'zap-prefetch', 'prefs', 'fallback', 'source-changed']
+
+/** One message as a line (with its newline). */
+export function encodeLine (value: unknown): string {
+  return JSON.stringify(value) + '\n'
+}
+
+/** Why a line was dropped (never its content: a line may carry a password). */
+export interface DroppedLine { reason: 'too-long' | 'not-json' | 'not-an-object'; bytes: number }
+
+/**
+ * Splits a byte or text stream into JSON objects, one per line. A line over `maxBytes` is
+ * skipped up to its newline, a line that is not a JSON object is skipped; each drop is
+ * reported to `onDrop` and the decoder carries on.
+ */
+export class LineDecoder {
+  private parts: Uint8Array[] = []
+  private size = 0
+  private skipping = false
+  private readonly decoder = new TextDecoder()
+
+  constructor (
+    private readonly onValue: (value: Record<string, unknown>) => void,
+    private readonly onDrop: (drop: DroppedLine) => void,
+    private readonly maxBytes = MAX_LINE_BYTES
+  ) {}
+
+  push (chunk: Uint8Array | string): void {
+    let bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk
+    for (;;) {
+      const nl = bytes.indexOf(10)
+      if (nl === -1) { this.keep(bytes); return }
+      this.keep(bytes.subarray(0, nl))
+      this.finishLine()
+      bytes = bytes.subarray(nl + 1)
+    }
+  }
+
+  private keep (bytes: Uint8Array): void {
+    if (bytes.byteLength === 0) return
+    if (!this.skipping && this.size + bytes.byteLength > this.maxBytes) {
+      this.skipping = true
+      this.parts = []
+    }
+    this.size += bytes.byteLength
+    if (!this.skipping) this.parts.push(bytes)
+  }
+
+  private finishLine (): void {
+    const size = this.size
+    const skipped = this.skipping
+    const parts = this.parts
+    this.parts = []
+    this.size = 0
+    this.skipping = false
+    if (skipped) { this.onDrop({ reason: 'too-long', bytes: size }); return }
+    if (size === 0) return
+    const line = new Uint8Array(size)
+    let at = 0
+    for (const p of parts) { line.set(p, at); at += p.byteLength }
+    let value: unknown
+    try {
+      value = JSON.parse(this.decoder.decode(line))
+    } catch {
+      this.onDrop({ reason: 'not-json', bytes: size })
+      return
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) { this.onDrop({ reason: 'not-an-object', bytes: size }); return }
+    this.onValue(value as Record<string, unknown>)
+  }
+}
