@@ -50,7 +50,9 @@ export async function handleRequest (ctx: ServerContext, req: HttpRequestLike, r
   const path = pathOf(req.url)
   const head = method === 'HEAD'
   const abort = new AbortController()
-  req.on('close', () => abort.abort())
+  // The response's close: the client went away (or the answer is done). Not the request's: a
+  // runtime may end a body-less request stream at once (Bare's http1 does).
+  res.on('close', () => abort.abort())
 
   if (path !== null && ASSET.test(path)) return serveAsset(ctx, req, res, path, head, base)
   const media = ctx.media()
