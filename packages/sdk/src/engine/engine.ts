@@ -89,8 +89,6 @@ export function createEngine (init: EngineInit): Engine {
     p.on('feed-changed', (e) => send({ type: 'feed-changed', streamId: e.streamId, feedKey: e.feedKey, url: e.url }))
     p.on('zap-prefetch', (e) => send({ type: 'zap-prefetch', ...e }))
     p.on('error', (err) => fail(err, 'play', {}, { streamId: p.source()?.streamId ?? null }))
-    await prefs.load()
-    send({ type: 'prefs', ...prefs.get() })
     try {
       await p.connect()
     } catch (err) {
@@ -133,7 +131,8 @@ export function createEngine (init: EngineInit): Engine {
       const cmd = typeof value.cmd === 'string' ? value.cmd.slice(0, 64) : '(none)'
       const known = EngineCommand.options.some((o) => o.shape.cmd.value === cmd)
       // Name the fields at fault, never their values (a password may be among them).
-      const fields = [...new Set(parsed.error.issues.map((i) => i.path.join('.') || '(command)'))].join(', ')
+      const names = parsed.error.issues.flatMap((i) => i.code === 'unrecognized_keys' ? i.keys.map((k) => `${k} (unknown)`) : [i.path.join('.') || '(command)'])
+      const fields = [...new Set(names)].join(', ')
       init.warn(`engine: refused a '${cmd}' command (${known ? `invalid: ${fields}` : 'unknown command'})`)
       const id = typeof value.id === 'string' || typeof value.id === 'number' ? { id: value.id } : {}
       send({ type: 'error', code: known ? 'SDK_ENGINE_BAD_LINE' : 'SDK_ENGINE_UNKNOWN_COMMAND', message: known ? `invalid '${cmd}' command: ${fields}` : `unknown command '${cmd}'`, cmd, ...id })
@@ -174,6 +173,9 @@ export function createEngine (init: EngineInit): Engine {
     stopping ??= (async () => { await player?.stop() })()
     return stopping
   }
+
+  // The saved prefs are announced at boot, before any command (a host may auto-login with them).
+  chain = chain.then(async () => { send({ type: 'prefs', ...(await prefs.load()) }) })
 
   return { push: (chunk) => decoder.push(chunk), close }
 }
