@@ -19,12 +19,15 @@ export function buildBundle (t: TestContextLike): { bundle: string; bytes: numbe
 }
 
 export type Msg = Record<string, any> & { type: string }
+export type Step = { send: Record<string, unknown> } | { sendRaw: string } | { sendOversized: number } | { receive: Msg }
 
 /** A worklet process under the real Bare runtime, spoken to over stdin/stdout in the engine's line protocol. */
 export interface Worklet {
   readonly proc: ChildProcess
   /** Every message received so far, in order. */
   readonly messages: Msg[]
+  /** Sends and receives in order (sendRaw of an oversized line is recorded as its size). */
+  readonly transcript: Step[]
   /** Everything the worklet wrote on stderr (its warnings). */
   stderr(): string
   send(command: Record<string, unknown>): void
@@ -39,6 +42,8 @@ export interface Worklet {
 export function startWorklet (t: TestContextLike, bundle: string, dataDir: string): Worklet {
   const proc = spawn(BARE, [bundle, '--data', dataDir], { stdio: ['pipe', 'pipe', 'pipe'] })
   const messages: Msg[] = []
+  const transcript: Step[] = []
+  let raw = ''
   let err = ''
   let buf = ''
   const waiters = new Set<() => void>()
@@ -48,7 +53,10 @@ export function startWorklet (t: TestContextLike, bundle: string, dataDir: strin
     for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
       const line = buf.slice(0, nl)
       buf = buf.slice(nl + 1)
-      if (line.trim() !== '') messages.push(JSON.parse(line) as Msg)
+      if (line.trim() === '') continue
+      const msg = JSON.parse(line) as Msg
+      messages.push(msg)
+      transcript.push({ receive: msg })
     }
     for (const w of [...waiters]) w()
   })
@@ -64,9 +72,18 @@ export function startWorklet (t: TestContextLike, bundle: string, dataDir: strin
   return {
     proc,
     messages,
+    transcript,
     stderr: () => err,
-    send: (command) => { proc.stdin!.write(JSON.stringify(command) + '\n') },
-    sendRaw: (text) => { proc.stdin!.write(text) },
+    send: (command) => { transcript.push({ send: command }); proc.stdin!.write(JSON.stringify(command) + '\n') },
+    sendRaw: (text) => {
+      raw += text
+      for (let nl = raw.indexOf('\n'); nl >= 0; nl = raw.indexOf('\n')) {
+        const line = raw.slice(0, nl)
+        raw = raw.slice(nl + 1)
+        transcript.push(line.length > 64 * 1024 ? { sendOversized: Buffer.byteLength(line) } : { sendRaw: line })
+      }
+      proc.stdin!.write(text)
+    },
     next (match, opts = {}) {
       const from = opts.from ?? 0
       const timeoutMs = opts.timeoutMs ?? 30_000

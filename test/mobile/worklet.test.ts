@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ENGINE_PROTOCOL_VERSION, MAX_LINE_BYTES } from '@arus/sdk'
 import { cleanupAll, createStack, decodeWithFfmpeg, startLibrary, tmpDir, type LibraryHandle, type Stack } from '@arus/testkit'
 import { makeMedia } from '../library/media.js'
+import { checkFixture } from './fixtures.js'
 import { buildBundle, startWorklet, type Worklet } from './worklet-host.js'
 
 // Issue 19: the viewer engine bundled as a Bare worklet (scripts/bundle-worklet.mjs) runs under
@@ -78,6 +79,7 @@ describe('the engine worklet under Bare', () => {
     w.send({ cmd: 'stop' })
     expect(await w.exited()).toBe(0)
     expect(w.stderr()).not.toContain('alice-pw')
+    checkFixture('login-play-rotate-vod', 'start, login, play a live channel, its feed rotates, play a vod title, play a channel without a grant, stop', [w.transcript])
   }, 300_000)
 
   it('a wrong password is a login-error; saved credentials and favorites survive a worklet restart', async (t) => {
@@ -101,6 +103,7 @@ describe('the engine worklet under Bare', () => {
     expect(await back.next((m) => m.type === 'prefs' && m.creds === null, { what: 'cleared' })).toEqual({ type: 'prefs', creds: null, favorites: ['vod.film'] })
     back.send({ cmd: 'stop' })
     expect(await back.exited()).toBe(0)
+    checkFixture('prefs-restart', 'a wrong password, saved credentials and favorites, the worklet killed and started again on the same data dir, credentials cleared', [w.transcript, back.transcript])
   }, 120_000)
 
   it('malformed, unknown, invalid and oversized lines are dropped with a warning; the engine carries on and never logs their content', async (t) => {
@@ -129,5 +132,6 @@ describe('the engine worklet under Bare', () => {
     for (const text of [warnings, JSON.stringify(w.messages)]) expect(text).not.toContain('planted-secret-pw')
     w.send({ cmd: 'stop' })
     expect(await w.exited()).toBe(0)
+    checkFixture('bad-lines', 'lines that are not JSON, not an object, an unknown command, a command with an unknown field, a command before start, an oversized line; then requestPrefs still answers', [w.transcript])
   }, 120_000)
 })

@@ -77,6 +77,35 @@ export type EngineMessage =
   | { type: 'fallback' }
   | { type: 'source-changed' }
 
+const MsgId = z.union([z.string(), z.number()]).optional()
+const Url = z.string().max(2048)
+
+/**
+ * The messages as a schema (a host validates each message it knows; unknown types are ignored).
+ * Non-strict objects: a later engine may add fields, and an older host keeps working.
+ */
+export const EngineMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('port'), v: z.number().int().min(1), port: z.number().int().min(0).max(65535) }),
+  z.object({ type: z.literal('streams'), streams: z.array(z.object({ id: z.string(), title: z.string(), type: z.enum(['live', 'vod']) }).loose()) }),
+  z.object({
+    type: z.literal('status'),
+    state: z.string().max(64),
+    streamId: z.string().nullable(),
+    url: Url.optional(),
+    source: z.enum(['p2p', 'cdn']).optional(),
+    mediaType: z.enum(['live', 'vod']).optional(),
+    feedKey: z.string().nullable().optional(),
+    peers: z.number().int().min(0).optional()
+  }),
+  z.object({ type: z.literal('error'), code: z.string().max(64), message: z.string().max(4096), cmd: z.string().optional(), id: MsgId, streamId: z.string().nullable().optional() }),
+  z.object({ type: z.literal('login-error'), code: z.string().max(64), message: z.string().max(4096), retryable: z.boolean(), retryAfter: z.number().optional(), id: MsgId }),
+  z.object({ type: z.literal('feed-changed'), streamId: z.string(), feedKey: z.string(), url: Url }),
+  z.object({ type: z.literal('zap-prefetch'), enabled: z.boolean().optional(), state: z.enum(['suspended', 'resumed']).optional(), reason: z.string().optional() }),
+  z.object({ type: z.literal('prefs'), creds: z.object({ username: z.string(), password: z.string() }).nullable(), favorites: z.array(z.string()) }),
+  z.object({ type: z.literal('fallback') }),
+  z.object({ type: z.literal('source-changed') })
+])
+
 export type EngineMessageType = EngineMessage['type']
 export const ENGINE_MESSAGE_TYPES: readonly EngineMessageType[] = ['port', 'streams', 'status', 'error', 'login-error', 'feed-changed', 'zap-prefetch', 'prefs', 'fallback', 'source-changed']
 
@@ -147,5 +176,40 @@ export class LineDecoder {
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) { this.onDrop({ reason: 'not-an-object', bytes: size }); return }
     this.onValue(value as Record<string, unknown>)
+  }
+}
+
+/** What a host caches from the messages (spec 3: streams, port, url, source, activeStreamId, creds, favorites). */
+export interface HostState {
+  port: number | null
+  streams: string[]
+  url: string | null
+  source: 'p2p' | 'cdn' | null
+  mediaType: 'live' | 'vod' | null
+  /** The engine-confirmed playing channel (a 'playing' status), not the one last asked for. */
+  activeStreamId: string | null
+  feedKey: string | null
+  creds: EnginePrefs['creds']
+  favorites: string[]
+}
+
+export const INITIAL_HOST_STATE: HostState = { port: null, streams: [], url: null, source: null, mediaType: null, activeStreamId: null, feedKey: null, creds: null, favorites: [] }
+
+/**
+ * The reference reduction of one message into a host's cached state: every binding (React
+ * Native, Kotlin) must reach the same state from the same transcript (the fixtures in
+ * `packages/sdk/ipc-fixtures` hold both).
+ */
+export function applyEngineMessage (state: HostState, msg: { type: string } & Record<string, any>): HostState {
+  switch (msg.type) {
+    case 'port': return { ...state, port: msg.port }
+    case 'streams': return { ...state, streams: msg.streams.map((s: { id: string }) => s.id) }
+    case 'prefs': return { ...state, creds: msg.creds === null ? null : { ...msg.creds }, favorites: [...msg.favorites] }
+    case 'status':
+      if (msg.state !== 'playing') return state
+      return { ...state, activeStreamId: msg.streamId, url: msg.url ?? state.url, source: msg.source ?? state.source, mediaType: msg.mediaType ?? state.mediaType, feedKey: msg.feedKey ?? null }
+    case 'feed-changed':
+      return msg.streamId === state.activeStreamId ? { ...state, feedKey: msg.feedKey, url: msg.url } : state
+    default: return state
   }
 }
