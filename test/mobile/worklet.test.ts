@@ -130,7 +130,8 @@ describe('the engine worklet under Bare', () => {
     expect(warnings).toContain('too-long')
     expect(warnings).toContain("refused a 'teleport' command")
     for (const text of [warnings, JSON.stringify(w.messages)]) expect(text).not.toContain('planted-secret-pw')
-    w.send({ cmd: 'stop' })
+    // The host closing its side of the stream stops the worklet.
+    w.proc.stdin!.end()
     expect(await w.exited()).toBe(0)
     checkFixture('bad-lines', 'lines that are not JSON, not an object, an unknown command, a command with an unknown field, a command before start, an oversized line; then requestPrefs still answers', [w.transcript])
   }, 120_000)
