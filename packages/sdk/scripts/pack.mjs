@@ -72,7 +72,7 @@ async function bundle (workspaceManifest) {
   const dts = spawnSync(process.execPath, [
     join(pkgDir, 'node_modules', 'dts-bundle-generator', 'dist', 'bin', 'dts-bundle-generator.js'),
     '--project', join(pkgDir, 'tsconfig.json'), '--no-banner', '--silent',
-    '--external-inlines', '@arus/catalog', '@arus/crypto', '@arus/feed', '@arus/rpc', '@arus/swarm',
+    '--external-inlines', '@arus/catalog', '@arus/crypto', '@arus/engine-protocol', '@arus/feed', '@arus/rpc', '@arus/swarm',
     '-o', join(outDir, 'index.d.ts'), '--', join(pkgDir, 'dist', 'index.d.ts')
   ], { stdio: 'inherit', cwd: pkgDir })
   if (dts.status !== 0) throw new Error('dts-bundle-generator failed')

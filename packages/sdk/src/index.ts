@@ -272,6 +272,6 @@ export function createPlayer (init?: PlayerInit, components: PlayerComponents = 
 
 export { createEngine } from './engine/engine.js'
 export type { Engine, EngineInit } from './engine/engine.js'
-export { ENGINE_COMMANDS, ENGINE_MESSAGE_TYPES, ENGINE_PROTOCOL_VERSION, EngineCommand, EngineMessageSchema, LineDecoder, MAX_LINE_BYTES, encodeLine } from './engine/protocol.js'
-export { INITIAL_HOST_STATE, applyEngineMessage } from './engine/protocol.js'
-export type { DroppedLine, EngineCommandName, EngineMessage, EngineMessageType, EnginePrefs, EngineState, HostState } from './engine/protocol.js'
+export { ENGINE_COMMANDS, ENGINE_MESSAGE_TYPES, ENGINE_PROTOCOL_VERSION, EngineCommand, EngineMessageSchema, LineDecoder, MAX_LINE_BYTES, encodeLine } from '@arus/engine-protocol'
+export { INITIAL_HOST_STATE, applyEngineMessage } from '@arus/engine-protocol'
+export type { DroppedLine, EngineCommandName, EngineMessage, EngineMessageType, EnginePrefs, EngineState, HostState, StreamItem } from '@arus/engine-protocol'

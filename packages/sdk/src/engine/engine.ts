@@ -3,7 +3,7 @@ import { createPlayer, type Player, type PlayerInit } from '../index.js'
 import type { PlayerRuntime } from '../runtime.js'
 import { joinPath } from '../runtime.js'
 import { PrefsStore } from './prefs.js'
-import { ENGINE_PROTOCOL_VERSION, EngineCommand, LineDecoder, MAX_LINE_BYTES, encodeLine, type DroppedLine, type EngineMessage } from './protocol.js'
+import { ENGINE_PROTOCOL_VERSION, EngineCommand, LineDecoder, MAX_LINE_BYTES, encodeLine, type DroppedLine, type EngineMessage, type StreamItem } from '@arus/engine-protocol'
 
 /** Spec 3 "Limits": login retry, 30 attempts 1 s apart, while the panel link dials. */
 const LOGIN_ATTEMPTS = 30
@@ -83,7 +83,7 @@ export function createEngine (init: EngineInit): Engine {
       return
     }
     player = p
-    p.on('streams', (streams) => send({ type: 'streams', streams }))
+    p.on('streams', (streams) => send({ type: 'streams', streams: streams as unknown as StreamItem[] }))
     p.on('status', (s) => send({ type: 'status', state: s.state, streamId: s.streamId }))
     p.on('peers', (n) => send({ type: 'status', state: 'peers', streamId: p.source()?.streamId ?? null, peers: n }))
     p.on('feed-changed', (e) => send({ type: 'feed-changed', streamId: e.streamId, feedKey: e.feedKey, url: e.url }))

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { FsModule } from '../runtime.js'
 import { joinPath } from '../runtime.js'
-import type { EnginePrefs } from './protocol.js'
+import type { EnginePrefs } from '@arus/engine-protocol'
 
 const PrefsFile = z.object({
   creds: z.object({ username: z.string().min(1).max(256), password: z.string().min(1).max(1024) }).nullable().catch(null),

@@ -1,6 +1,21 @@
 import { z } from 'zod'
-import type { DisplayItem, TuneState } from '../index.js'
-import { HexKey, UploadPolicySchema, ZapPrefetchSchema } from '../options.js'
+
+// Kept free of the engine: hosts (the React Native binding) import this package alone.
+const HexKey = z.string().regex(/^[0-9a-fA-F]{64}$/, 'expected 64 hex characters (32 bytes)')
+const UploadPolicySchema = z.enum(['reseed', 'client-only'])
+/** The engine validates the keys itself (createPlayer's zapPrefetch schema). */
+const ZapPrefetchObject = z.record(z.string(), z.union([z.number(), z.boolean()]))
+
+/** The tune ladder's states (the engine's `status` events). */
+export type TuneState = 'feed:open' | 'feed:ready' | 'feed:retune' | 'feed:reconnect' | 'feed:rescan'
+
+/** One entitled stream as the engine lists it (the SDK's DisplayItem; never a key). */
+export interface StreamItem {
+  id: string
+  title: string
+  type: 'live' | 'vod'
+  [field: string]: unknown
+}
 
 /**
  * The engine IPC protocol (docs/engine-ipc.md): line-delimited JSON between a host (the React
@@ -27,7 +42,7 @@ export const StartCommand = z.strictObject({
   hybrid: z.unknown().optional(),
   prewarm: z.union([z.boolean(), z.number().int().min(0).max(10_000)]).optional(),
   tune: z.record(z.string(), z.number()).optional(),
-  zapPrefetch: z.union([z.boolean(), ZapPrefetchSchema.partial()]).optional(),
+  zapPrefetch: z.union([z.boolean(), ZapPrefetchObject]).optional(),
   swarm: z.strictObject({
     maxPeers: z.number().int().min(1).max(10_000).optional(),
     bootstrap: z.array(z.strictObject({ host: z.string().min(1).max(255), port: z.number().int().min(1).max(65535) })).max(64).optional()
@@ -43,7 +58,7 @@ export const EngineCommand = z.discriminatedUnion('cmd', [
   z.strictObject({ cmd: z.literal('play'), id: Id, streamId: StreamId }),
   z.strictObject({ cmd: z.literal('playRaw'), id: Id, feedKey: HexKey, encKey: HexKey }),
   z.strictObject({ cmd: z.literal('reconnect'), id: Id }),
-  z.strictObject({ cmd: z.literal('setZapPrefetch'), id: Id, value: z.union([z.boolean(), ZapPrefetchSchema.partial()]) }),
+  z.strictObject({ cmd: z.literal('setZapPrefetch'), id: Id, value: z.union([z.boolean(), ZapPrefetchObject]) }),
   z.strictObject({ cmd: z.literal('setNetworkProfile'), id: Id, expensive: z.boolean(), cellular: z.boolean().optional() }),
   z.strictObject({ cmd: z.literal('requestPrefs'), id: Id }),
   z.strictObject({ cmd: z.literal('saveCredentials'), id: Id, username: Name, password: Secret }),
@@ -66,7 +81,7 @@ export type EngineState = TuneState | 'ready' | 'logged-in' | 'playing' | 'peers
 /** Every message the engine sends (`type`). Hosts ignore types they do not know. */
 export type EngineMessage =
   | { type: 'port'; v: number; port: number }
-  | { type: 'streams'; streams: DisplayItem[] }
+  | { type: 'streams'; streams: StreamItem[] }
   | { type: 'status'; state: EngineState; streamId: string | null; url?: string; source?: 'p2p' | 'cdn'; mediaType?: 'live' | 'vod'; feedKey?: string | null; peers?: number }
   | { type: 'error'; code: string; message: string; cmd?: string; id?: string | number; streamId?: string | null }
   | { type: 'login-error'; code: string; message: string; retryable: boolean; retryAfter?: number; id?: string | number }
