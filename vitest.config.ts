@@ -13,6 +13,12 @@ for (const dir of readdirSync(join(root, 'packages'))) {
   if (existsSync(entry)) alias[`@arus/${dir}`] = entry
 }
 
+// React Native's platform modules cannot run under Node: @arus/react-native's tests use doubles.
+const doubles = join(root, 'packages', 'react-native', 'test', 'doubles')
+alias['react-native'] = join(doubles, 'react-native.tsx')
+alias['react-native-video'] = join(doubles, 'react-native-video.tsx')
+alias['react-native-bare-kit'] = join(doubles, 'react-native-bare-kit.ts')
+
 export default defineConfig({
   resolve: { alias },
   test: {

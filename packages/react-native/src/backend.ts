@@ -1,0 +1,168 @@
+import b4a from 'b4a'
+import { Platform } from 'react-native'
+import {
+  ENGINE_PROTOCOL_VERSION, EngineMessageSchema, ENGINE_MESSAGE_TYPES, INITIAL_HOST_STATE, LineDecoder, MAX_LINE_BYTES,
+  applyEngineMessage, encodeLine, type EngineMessage, type EnginePrefs, type HostState, type StreamItem
+} from '@arus/engine-protocol'
+
+/** Spec 3 "Versioning" 1: the engine needs API level 29 and a 64-bit OS. */
+export const MIN_ENGINE_API_LEVEL = 29
+
+/** What the engine host (react-native-bare-kit's Worklet) offers the backend. */
+export interface WorkletLike {
+  readonly IPC: { on(event: 'data', fn: (data: Uint8Array) => void): unknown; write(data: Uint8Array): unknown }
+  start(filename: string, source: Uint8Array, args?: string[]): void
+  terminate(): void
+}
+
+/** The device as isSupported() judges it; read from react-native's Platform unless given. */
+export interface DeviceInfo { os: string; apiLevel: number | null; is64Bit: boolean }
+
+/** start() options (spec 3): the worklet owns its store; `dataDir` is where (default: its home). */
+export interface StartOptions {
+  panelPubKey: string
+  hybrid?: { cdnUrl: string }
+  prewarm?: boolean | number
+  tune?: { timeoutMs?: number; relookupMinMs?: number; relookupMaxMs?: number; rescanMs?: number }
+  zapPrefetch?: boolean | Record<string, number | boolean>
+  swarm?: { maxPeers?: number; bootstrap?: Array<{ host: string; port: number }> }
+  uploadPolicy?: 'reseed' | 'client-only'
+  debug?: boolean
+  dataDir?: string
+}
+
+export interface BackendInit {
+  /** Makes the engine host. Default: `new Worklet()` of react-native-bare-kit, imported on first start() only. */
+  createWorklet?: () => Promise<WorkletLike> | WorkletLike
+  /** The device for isSupported(). Default: react-native's Platform. */
+  device?: DeviceInfo
+  /** Warnings (dropped lines, listener errors). Default console.warn. Never a line's content. */
+  warn?: (message: string) => void
+}
+
+export type MessageListener = (message: EngineMessage) => void
+
+/** The device react-native reports (`Platform.constants.supported64BitAbis` when present, else assumed 64-bit). */
+export function currentDevice (): DeviceInfo {
+  const abis = Platform.constants?.supported64BitAbis
+  const version = typeof Platform.Version === 'number' ? Platform.Version : Number.parseInt(String(Platform.Version), 10)
+  return { os: Platform.OS, apiLevel: Number.isFinite(version) ? version : null, is64Bit: Array.isArray(abis) ? abis.length > 0 : true }
+}
+
+async function bareKitWorklet (): Promise<WorkletLike> {
+  // Lazy: below API 29 this module (and the native engine with it) is never loaded.
+  const { Worklet } = await import('react-native-bare-kit')
+  return new Worklet()
+}
+
+const KNOWN = new Set<string>(ENGINE_MESSAGE_TYPES)
+
+/**
+ * The viewer engine in a Bare worklet, driven over the engine IPC (docs/engine-ipc.md), with
+ * the state a UI needs cached from its messages. On an unsupported device (isSupported() false)
+ * the whole backend is inert: start() and every method do nothing, no listener ever fires, and
+ * react-native-bare-kit is never imported.
+ */
+export class ArusBackend {
+  /** Android API level ≥ 29 on a 64-bit OS, or iOS. */
+  static isSupported (device: DeviceInfo = currentDevice()): boolean {
+    if (device.os === 'ios') return true
+    if (device.os !== 'android') return false
+    return device.is64Bit && device.apiLevel !== null && device.apiLevel >= MIN_ENGINE_API_LEVEL
+  }
+
+  private state: HostState = INITIAL_HOST_STATE
+  private items: StreamItem[] = []
+  private readonly listeners = new Set<MessageListener>()
+  private worklet: WorkletLike | null = null
+  private starting: Promise<void> | null = null
+  private readonly inert: boolean
+  private readonly warn: (message: string) => void
+  private readonly decoder: LineDecoder
+
+  constructor (private readonly init: BackendInit = {}) {
+    this.inert = !ArusBackend.isSupported(init.device ?? currentDevice())
+    this.warn = init.warn ?? ((m) => console.warn(m))
+    this.decoder = new LineDecoder((value) => this.receive(value), (drop) => this.warn(`arus: dropped an engine line (${drop.reason}, ${drop.bytes} bytes)`))
+  }
+
+  /** Starts the engine from its bundle (base64 text or bytes of `arus-engine.bundle`). Idempotent. */
+  start (bundle: string | Uint8Array, opts: StartOptions): Promise<void> {
+    if (this.inert) return Promise.resolve()
+    this.starting ??= (async () => {
+      const source = typeof bundle === 'string' ? b4a.from(bundle, 'base64') : bundle
+      const worklet = await (this.init.createWorklet ?? bareKitWorklet)()
+      this.worklet = worklet
+      worklet.IPC.on('data', (data) => this.decoder.push(data))
+      const { dataDir, ...options } = opts
+      worklet.start('/arus-engine.bundle', source, dataDir === undefined ? [] : ['--data', dataDir])
+      this.send({ cmd: 'start', v: ENGINE_PROTOCOL_VERSION, ...options })
+    })()
+    return this.starting
+  }
+
+  login (username: string, password: string): void { this.send({ cmd: 'login', username, password }) }
+  play (streamId: string): void { this.send({ cmd: 'play', streamId }) }
+  playRaw (feedKey: string, encKey: string): void { this.send({ cmd: 'playRaw', feedKey, encKey }) }
+  reconnect (): void { this.send({ cmd: 'reconnect' }) }
+  setZapPrefetch (value: boolean | Record<string, number | boolean>): void { this.send({ cmd: 'setZapPrefetch', value }) }
+  setNetworkProfile (expensive: boolean, cellular?: boolean): void {
+    this.send({ cmd: 'setNetworkProfile', expensive, ...(cellular === undefined ? {} : { cellular }) })
+  }
+
+  requestPrefs (): void { this.send({ cmd: 'requestPrefs' }) }
+  saveCredentials (username: string, password: string): void { this.send({ cmd: 'saveCredentials', username, password }) }
+  clearCredentials (): void { this.send({ cmd: 'clearCredentials' }) }
+  toggleFavorite (streamId: string): void { this.send({ cmd: 'toggleFavorite', streamId }) }
+  isFavorite (streamId: string): boolean { return this.state.favorites.includes(streamId) }
+
+  /** Every engine message, after the cached state took it in; returns the unsubscribe. */
+  onMessage (fn: MessageListener): () => void {
+    if (this.inert) return () => {}
+    this.listeners.add(fn)
+    return () => { this.listeners.delete(fn) }
+  }
+
+  /** Stops the engine and terminates the worklet. */
+  stop (): void {
+    if (this.worklet === null) return
+    this.send({ cmd: 'stop' })
+    this.worklet.terminate()
+    this.worklet = null
+  }
+
+  get streams (): StreamItem[] { return this.items }
+  get port (): number | null { return this.state.port }
+  get url (): string | null { return this.state.url }
+  get source (): 'p2p' | 'cdn' | null { return this.state.source }
+  get mediaType (): 'live' | 'vod' | null { return this.state.mediaType }
+  /** The channel the engine confirmed it plays (not the one last asked for). */
+  get activeStreamId (): string | null { return this.state.activeStreamId }
+  get creds (): EnginePrefs['creds'] { return this.state.creds }
+  get favorites (): string[] { return this.state.favorites }
+  /** The whole cached state (the shape the transcript fixtures record). */
+  snapshot (): HostState { return { ...this.state, streams: [...this.state.streams], favorites: [...this.state.favorites] } }
+
+  private send (command: Record<string, unknown>): void {
+    if (this.inert || this.worklet === null) return
+    const line = encodeLine(command)
+    if (line.length > MAX_LINE_BYTES) { this.warn(`arus: dropped a '${String(command.cmd)}' command over ${MAX_LINE_BYTES} bytes`); return }
+    this.worklet.IPC.write(b4a.from(line, 'utf8'))
+  }
+
+  private receive (value: Record<string, unknown>): void {
+    if (typeof value.type !== 'string' || !KNOWN.has(value.type)) return // a newer engine's message: ignored
+    const parsed = EngineMessageSchema.safeParse(value)
+    if (!parsed.success) { this.warn(`arus: dropped an invalid '${value.type}' message`); return }
+    const msg = parsed.data as EngineMessage
+    this.state = applyEngineMessage(this.state, msg)
+    if (msg.type === 'streams') this.items = msg.streams
+    for (const fn of [...this.listeners]) {
+      try {
+        fn(msg)
+      } catch (err) {
+        this.warn(`arus: a message listener threw: ${err instanceof Error ? err.message : String(err)}`)
+      }
+    }
+  }
+}
