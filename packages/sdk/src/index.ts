@@ -13,6 +13,7 @@
  */
 import { PlayerImpl } from './player.js'
 import type { PlayerRuntime } from './runtime.js'
+import type { TuneState } from '@arus/engine-protocol'
 
 export { SdkError, SDK_ERROR_CODES } from './errors.js'
 export type { SdkErrorCode } from './errors.js'
@@ -146,7 +147,8 @@ export interface ResolveResult {
 /** source(): the engine-confirmed active stream. */
 export interface ActiveSource { streamId: string | null; source: 'p2p' | 'cdn'; url: string; type: 'live' | 'vod' }
 
-export type TuneState = 'feed:open' | 'feed:ready' | 'feed:retune' | 'feed:reconnect' | 'feed:rescan'
+/** The tune ladder's states (one definition, shared with the engine IPC). */
+export type { TuneState } from '@arus/engine-protocol'
 export interface StatusEvent { state: TuneState; streamId: string | null }
 export interface FeedChangedEvent { streamId: string; feedKey: string; url: string }
 export type ZapSuspendReason = 'metered' | 'stall' | 'thin'
