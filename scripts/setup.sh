@@ -50,6 +50,8 @@ apt_install faketime faketime --no-install-recommends
 # A throwaway sshd on 127.0.0.1 for the tool server's SSH tests (the system's sshd is never started).
 apt_install /usr/sbin/sshd openssh-server --no-install-recommends
 apt_install ssh openssh-client --no-install-recommends
+# patch(1): the React Native binding's react-native-bare-kit patch is checked against the published package.
+apt_install patch patch --no-install-recommends
 if [ -z "${ARUS_SKIP_CHROMIUM:-}" ]; then apt_install chromium chromium --no-install-recommends; fi
 
 # 3. Workspace dependencies from the committed lockfile, then the build.
