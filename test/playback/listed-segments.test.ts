@@ -75,15 +75,15 @@ async function advanced (url: string, list: Listing): Promise<Listing> {
   return await waitFor(async () => {
     const now = await playlistAt(url)
     return now.text !== list.text ? now : null
-  }, { timeoutMs: 6 * SEGMENT_SEC * 1000, intervalMs: 100, message: 'the local playlist moved on' })
+  }, { timeoutMs: 6 * SEGMENT_SEC * 2000, intervalMs: 100, message: 'the local playlist moved on' })
 }
 
-function expectSegment (r: Fetched, what: string): void {
+function expectSegment (r: Fetched, what: string, boundMs = PROMPT_MS): void {
   expect(r.status, what).toBe(200)
   expect(r.bytes.byteLength, what).toBeGreaterThan(10_000)
   // MPEG-TS: a sync byte every 188 bytes.
   expect([r.bytes[0], r.bytes[188], r.bytes[r.bytes.byteLength - 188]], what).toEqual([0x47, 0x47, 0x47])
-  expect(r.ms, `${what}: answered in ${r.ms} ms`).toBeLessThan(PROMPT_MS)
+  expect(r.ms, `${what}: answered in ${r.ms} ms`).toBeLessThan(boundMs)
 }
 
 /**
@@ -127,11 +127,12 @@ describe('every segment the local playlist lists can be fetched (issue 22)', () 
     const head = list.segments[list.segments.length - 1]!
     expectSegment(await get(v.segment(head)), `head ${head}`)
     const next = `seg${Number(/\d+/.exec(head)![0]) + 1}.ts`
-    expectSegment(await get(v.segment(next)), `next ${next} (held until written)`)
+    // Held until ffmpeg writes it (one segment period, longer when the machine is busy), within the 8 s hold.
+    expectSegment(await get(v.segment(next)), `next ${next} (held until written)`, 9_000)
     // seg<oldest> leaves the playlist at media sequence oldest + 1, and the origin expires it
     // removalGrace(LIST_SIZE) playlists later.
     const gone = oldest + 1 + removalGrace(LIST_SIZE)
-    await waitFor(async () => (await playlistAt(v.url)).mediaSequence > gone, { timeoutMs: (gone - oldest + 4) * SEGMENT_SEC * 1000, intervalMs: 250, message: `seg${oldest} expired at the origin` })
+    await waitFor(async () => (await playlistAt(v.url)).mediaSequence > gone, { timeoutMs: (gone - oldest + 4) * SEGMENT_SEC * 2000, intervalMs: 250, message: `seg${oldest} expired at the origin` })
     for (const method of ['GET', 'HEAD']) {
       const r = await get(v.segment(`seg${oldest}.ts`), method)
       expect(r.status, `${method} seg${oldest}.ts`).toBe(404)
