@@ -57,7 +57,10 @@ export function createEngine (init: EngineInit): Engine {
     init.warn(`engine: dropped a command line (${drop.reason}, ${drop.bytes} bytes)`)
     chain = chain.then(() => send({ type: 'error', code: 'SDK_ENGINE_BAD_LINE', message: `a command line was dropped: ${drop.reason}` }))
   }
+  let stopAsked = false
   const decoder = new LineDecoder((value) => {
+    // A stop ends a login still retrying ahead of it in the queue.
+    if (value.cmd === 'stop') stopAsked = true
     // Commands run one at a time, in arrival order.
     chain = chain.then(() => handle(value)).catch((err) => init.warn(`engine: ${String(err)}`))
   }, onDrop)
@@ -107,7 +110,7 @@ export function createEngine (init: EngineInit): Engine {
         return
       } catch (err) {
         const e = err instanceof SdkError ? err : null
-        if (e?.code === 'SDK_NOT_CONNECTED' && attempt < LOGIN_ATTEMPTS && stopping === null) {
+        if (e?.code === 'SDK_NOT_CONNECTED' && attempt < LOGIN_ATTEMPTS && stopping === null && !stopAsked) {
           await new Promise((resolve) => setTimeout(resolve, LOGIN_RETRY_MS))
           continue
         }
