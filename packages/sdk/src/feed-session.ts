@@ -132,7 +132,7 @@ export class FeedSession {
       this.lastPlaylistText = list.text
       this.lastAdvanceAt = now
       const listed = list.segments.map((s) => segmentSequence(s.uri)).filter((n): n is number => n !== null)
-      if (listed.length > 0) this.newestListed = Math.max(this.newestListed ?? 0, ...listed)
+      if (listed.length > 0) this.newestListed = Math.max(...listed)
     }
     return list
   }
