@@ -56,6 +56,7 @@ export class Library {
   private readonly rings = new Map<string, string[]>()
   private readonly timers = new Set<NodeJS.Timeout>()
   private readonly jobs = new Set<Promise<void>>()
+  private readonly jobById = new Map<string, Promise<void>>()
   private readonly now: () => number
   private closed = false
 
@@ -132,6 +133,7 @@ export class Library {
   async reingest (id: string, input?: string): Promise<TitleView> {
     this.open()
     const rec = this.record(id)
+    await this.finishing(id, rec)
     if (this.running.has(id) || this.queue.includes(id)) throw LibraryError.ingesting(id)
     const next: TitleRecord = { ...rec, ...(input !== undefined ? { input } : {}), state: 'queued', error: null }
     await this.c.titles.put(next)
@@ -144,6 +146,7 @@ export class Library {
   async remove (id: string): Promise<{ deleted: string }> {
     this.open()
     const rec = this.record(id)
+    await this.finishing(id, rec)
     if (this.running.has(id)) throw LibraryError.ingesting(id)
     const queued = this.queue.indexOf(id)
     if (queued >= 0) this.queue.splice(queued, 1)
@@ -215,6 +218,15 @@ export class Library {
     this.rings.set(id, ring)
   }
 
+  /**
+   * An ingest writes its outcome (ready or error) a moment before its job ends; a title that
+   * already reads ready or error waits for that moment instead of being refused as ingesting.
+   */
+  private async finishing (id: string, rec: TitleRecord): Promise<void> {
+    const job = this.jobById.get(id)
+    if (job !== undefined && (rec.state === 'ready' || rec.state === 'error')) await job
+  }
+
   private enqueue (id: string): void {
     if (!this.queue.includes(id)) this.queue.push(id)
     this.pump()
@@ -227,8 +239,9 @@ export class Library {
       this.running.set(id, ac)
       const job = this.ingest(id, ac.signal)
         .catch((err: unknown) => this.c.log.error({ event: 'title.ingest-crashed', title: id, err: (err as Error).message }, 'ingest failed unexpectedly'))
-        .finally(() => { this.running.delete(id); this.progress.delete(id); this.jobs.delete(job); this.pump() })
+        .finally(() => { this.running.delete(id); this.progress.delete(id); this.jobs.delete(job); this.jobById.delete(id); this.pump() })
       this.jobs.add(job)
+      this.jobById.set(id, job)
     }
   }
 
