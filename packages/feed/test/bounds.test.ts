@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, type TestContext } from 'vitest'
 import b4a from 'b4a'
 import { openFeedReader, removalGrace } from '@arus/feed'
 import { createTestnet, waitFor } from '@arus/testkit'
@@ -10,6 +10,23 @@ async function timed<T> (fn: () => Promise<T>): Promise<{ value: T; ms: number }
   const start = Date.now()
   const value = await fn()
   return { value, ms: Date.now() - start }
+}
+
+/** A writer holding seg0 (300 KB) and its playlist, and a reader linked to it that knows seg0's entry. */
+async function linkedSeg0 (t: TestContext) {
+  const net = await createTestnet(t)
+  const encryptionKey = key32()
+  const w = storeIn(t)
+  const writer = await writerOn(t, { store: w.store, encryptionKey })
+  await writer.putSegment('seg0.ts', segmentBytes(0, 300_000))
+  await writer.putPlaylist(playlistOf([0]))
+  const r = storeIn(t)
+  const reader = await readerOn(t, r.store, writer.feedKey, encryptionKey)
+  const writerSwarm = peerSwarm(net, w.store)
+  const readerSwarm = peerSwarm(net, r.store)
+  await link(writer.discoveryKey, writerSwarm, readerSwarm)
+  expect(await reader.waitFor('/seg0.ts', { timeoutMs: 20_000 })).toEqual({ byteLength: 300_000 })
+  return { net, encryptionKey, w, writer, reader, writerSwarm, readerSwarm }
 }
 
 describe('bounded waits', () => {
@@ -50,17 +67,7 @@ describe('bounded waits', () => {
   })
 
   it('a read stream whose blocks stop arriving is destroyed with FEED_STALLED after stallMs', async (t) => {
-    const net = await createTestnet(t)
-    const encryptionKey = key32()
-    const w = storeIn(t)
-    const writer = await writerOn(t, { store: w.store, encryptionKey })
-    await writer.putSegment('seg0.ts', segmentBytes(0, 300_000))
-    await writer.putPlaylist(playlistOf([0]))
-    const r = storeIn(t)
-    const reader = await readerOn(t, r.store, writer.feedKey, encryptionKey)
-    const writerSwarm = peerSwarm(net, w.store)
-    await link(writer.discoveryKey, writerSwarm, peerSwarm(net, r.store))
-    expect(await reader.waitFor('/seg0.ts', { timeoutMs: 20_000 })).toEqual({ byteLength: 300_000 })
+    const { writer, reader, writerSwarm, encryptionKey } = await linkedSeg0(t)
 
     // The entry is known, but the only peer leaves before any content block is fetched.
     await writerSwarm.destroy()
@@ -78,21 +85,10 @@ describe('bounded waits', () => {
   })
 
   it('a read stream of a segment that expired meanwhile ends with FEED_NOT_FOUND as soon as the newer version arrives, not after stallMs', async (t) => {
-    const net = await createTestnet(t)
-    const encryptionKey = key32()
-    const w = storeIn(t)
-    const writer = await writerOn(t, { store: w.store, encryptionKey })
-    await writer.putSegment('seg0.ts', segmentBytes(0, 300_000))
-    await writer.putPlaylist(playlistOf([0]))
-    const r = storeIn(t)
-    const reader = await readerOn(t, r.store, writer.feedKey, encryptionKey)
-    const first = peerSwarm(net, w.store)
-    const readerSwarm = peerSwarm(net, r.store)
-    await link(writer.discoveryKey, first, readerSwarm)
-    expect(await reader.waitFor('/seg0.ts', { timeoutMs: 20_000 })).toEqual({ byteLength: 300_000 })
+    const { net, w, writer, reader, writerSwarm, readerSwarm } = await linkedSeg0(t)
 
     // The link drops before any content block came; the stream waits for them.
-    await first.destroy()
+    await writerSwarm.destroy()
     await waitFor(() => reader.peers() === 0, { timeoutMs: 10_000, message: 'writer gone' })
     const blobs = (await reader.drive.getBlobs())!
     expect(await blobs.core.has(0)).toBe(false)
