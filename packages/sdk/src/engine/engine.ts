@@ -2,12 +2,9 @@ import { SdkError } from '../errors.js'
 import { createPlayer, type Player, type PlayerInit } from '../index.js'
 import type { PlayerRuntime } from '../runtime.js'
 import { joinPath } from '../runtime.js'
+import { loginWithRetry } from '../retry.js'
 import { PrefsStore } from './prefs.js'
 import { ENGINE_PROTOCOL_VERSION, EngineCommand, LineDecoder, MAX_LINE_BYTES, encodeLine, type DroppedLine, type EngineMessage, type StreamItem } from '@arus/engine-protocol'
-
-/** Spec 3 "Limits": login retry, 30 attempts 1 s apart, while the panel link dials. */
-const LOGIN_ATTEMPTS = 30
-const LOGIN_RETRY_MS = 1000
 
 export interface EngineInit {
   runtime: PlayerRuntime
@@ -57,10 +54,10 @@ export function createEngine (init: EngineInit): Engine {
     init.warn(`engine: dropped a command line (${drop.reason}, ${drop.bytes} bytes)`)
     chain = chain.then(() => send({ type: 'error', code: 'SDK_ENGINE_BAD_LINE', message: `a command line was dropped: ${drop.reason}` }))
   }
-  let stopAsked = false
+  // Ends a login still retrying (spec 3 retry pattern) ahead of a stop in the queue.
+  const stopAsked = new AbortController()
   const decoder = new LineDecoder((value) => {
-    // A stop ends a login still retrying ahead of it in the queue.
-    if (value.cmd === 'stop') stopAsked = true
+    if (value.cmd === 'stop') stopAsked.abort()
     // Commands run one at a time, in arrival order.
     chain = chain.then(() => handle(value)).catch((err) => init.warn(`engine: ${String(err)}`))
   }, onDrop)
@@ -103,22 +100,14 @@ export function createEngine (init: EngineInit): Engine {
   }
 
   async function login (p: Player, c: Extract<EngineCommand, { cmd: 'login' }>): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await p.login(c.username, c.password)
-        send({ type: 'status', state: 'logged-in', streamId: null })
-        return
-      } catch (err) {
-        const e = err instanceof SdkError ? err : null
-        if (e?.code === 'SDK_NOT_CONNECTED' && attempt < LOGIN_ATTEMPTS && stopping === null && !stopAsked) {
-          await new Promise((resolve) => setTimeout(resolve, LOGIN_RETRY_MS))
-          continue
-        }
-        const code = e?.code ?? 'SDK_LOGIN_FAILED'
-        const retryable = code === 'SDK_NOT_CONNECTED' || code === 'SDK_LOGIN_LOCKED' || code === 'SDK_CATALOG_UNAVAILABLE'
-        send({ type: 'login-error', code, message: e?.message ?? String(err), retryable, ...(e?.retryAfter !== undefined ? { retryAfter: e.retryAfter } : {}), ...(c.id !== undefined ? { id: c.id } : {}) })
-        return
-      }
+    try {
+      await loginWithRetry(p, c.username, c.password, { signal: stopAsked.signal })
+      send({ type: 'status', state: 'logged-in', streamId: null })
+    } catch (err) {
+      const e = err instanceof SdkError ? err : null
+      const code = e?.code ?? 'SDK_LOGIN_FAILED'
+      const retryable = code === 'SDK_NOT_CONNECTED' || code === 'SDK_LOGIN_LOCKED' || code === 'SDK_CATALOG_UNAVAILABLE'
+      send({ type: 'login-error', code, message: e?.message ?? String(err), retryable, ...(e?.retryAfter !== undefined ? { retryAfter: e.retryAfter } : {}), ...(c.id !== undefined ? { id: c.id } : {}) })
     }
   }
 
@@ -173,6 +162,7 @@ export function createEngine (init: EngineInit): Engine {
   }
 
   function close (): Promise<void> {
+    stopAsked.abort()
     stopping ??= (async () => { await player?.stop() })()
     return stopping
   }
