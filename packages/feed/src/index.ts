@@ -26,6 +26,8 @@ export { FeedError, FEED_ERROR_CODES } from './errors.js'
 export type { FeedErrorCode } from './errors.js'
 export { FEED_LAYOUT_VERSION, PLAYLIST_PATH, DEFAULT_TIMEOUT_MS, DEFAULT_STALL_MS, DEFAULT_POLL_MS, COMPACT_AFTER_BYTES, removalGrace } from './constants.js'
 export { parsePlaylist } from './playlist.js'
+export { parseFeedPath } from './paths.js'
+export type { FeedPath } from './paths.js'
 export { purgeFeed } from './purge.js'
 
 /** Options of {@link createFeedWriter}. */

@@ -1,7 +1,7 @@
 import b4a from 'b4a'
 import type Corestore from 'corestore'
 import type Hypercore from 'hypercore'
-import { openFeedReader, type FeedReader, type ParsedPlaylist } from '@arus/feed'
+import { openFeedReader, parseFeedPath, type FeedReader, type ParsedPlaylist } from '@arus/feed'
 import { fromHex } from '@arus/crypto'
 import type { TopicHandle, Topics } from './topics.js'
 
@@ -222,6 +222,10 @@ export class FeedSession {
 
 /** The N of a flat-layout segment URI or path (`seg<N>.ts`, `/seg<N>.ts`), else null. */
 export function segmentSequence (uri: string): number | null {
-  const m = /^\/?seg(\d{1,15})\.ts$/.exec(uri)
-  return m === null ? null : Number(m[1])
+  try {
+    const p = parseFeedPath(uri)
+    return p.kind === 'segment' ? p.sequence : null
+  } catch {
+    return null
+  }
 }
