@@ -81,6 +81,9 @@ describe('mirror of an ffmpeg scratch dir', () => {
       await waitFor(async () => (await drivePlaylist(writer)) === text, { timeoutMs: 10_000, message: `playlist ${n}` })
       blobs.set(n, (await writer.drive.entry(`/seg${n}.ts`))!.value.blob!)
     }
+    // The playlist entry lands before its retention step runs; writes are serialized, so the
+    // same text once more (which writes nothing) resolves after that step.
+    await writer.putPlaylist(playlistOf([N - 3, N - 2, N - 1]))
     const core = (await writer.drive.getBlobs())!.core
     // Listed: the last 3; kept beside them: those within their removal grace.
     const oldestKept = N - 3 - removalGrace(3)
