@@ -63,7 +63,7 @@ class LineDecoder(
         line.reset()
         val value = try {
             StrictJson.parse(text)
-        } catch (e: Exception) { // StrictJson.SyntaxError, or org.json refusing a non-finite number
+        } catch (e: StrictJson.SyntaxError) {
             onDrop(DroppedLine(DroppedLine.Reason.NOT_JSON, bytes))
             return
         }

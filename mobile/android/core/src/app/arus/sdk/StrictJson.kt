@@ -8,7 +8,8 @@ import org.json.JSONObject
  * Int/Long/Double, JSONObject.NULL). org.json's own JSONTokener is lenient (unquoted words,
  * single quotes, comments), so a line the TypeScript decoder (JSON.parse) drops as not-json
  * would be taken for something else; this one accepts exactly what JSON.parse accepts, except
- * nesting deeper than [MAX_DEPTH] (the engine never nests more than a few levels).
+ * nesting deeper than [MAX_DEPTH] (the engine never nests more than a few levels) and numbers
+ * beyond a double's range.
  */
 internal class StrictJson private constructor(private val text: String) {
     class SyntaxError(message: String) : Exception(message)
@@ -166,7 +167,9 @@ internal class StrictJson private constructor(private val text: String) {
             literal.toIntOrNull()?.let { return it }
             literal.toLongOrNull()?.let { return it }
         }
-        return literal.toDouble()
+        val d = literal.toDouble()
+        if (d.isInfinite()) fail("number out of range") // JSON.parse gives Infinity; org.json cannot hold it
+        return d
     }
 
     private fun digits() {

@@ -74,6 +74,7 @@ class ArusBackendTest {
         assertNull(m.backend.activeStreamId) // asked, not yet confirmed
         m.engine.emit("""{"type":"status","state":"playing","streamId":"news","url":"http://127.0.0.1:4000/index.m3u8","source":"p2p","mediaType":"live","feedKey":"k1"}""" + "\n")
         m.engine.emit("""{"type":"feed-changed","streamId":"other","feedKey":"x","url":"y"}""" + "\n")
+        assertEquals(listOf("k1", "http://127.0.0.1:4000/index.m3u8"), listOf(m.backend.feedKey, m.backend.url)) // not the playing one
         m.engine.emit("""{"type":"feed-changed","streamId":"news","feedKey":"k2","url":"http://127.0.0.1:4000/index.m3u8"}""" + "\n")
         m.engine.emit("""{"type":"prefs","creds":{"username":"alice","password":"pw"},"favorites":["news"]}""" + "\n")
         val b = m.backend

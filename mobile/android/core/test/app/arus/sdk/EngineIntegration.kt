@@ -1,6 +1,5 @@
 package app.arus.sdk
 
-import java.io.File
 import java.util.concurrent.CopyOnWriteArrayList
 import java.util.concurrent.TimeUnit
 import org.junit.Assert.assertEquals
@@ -90,7 +89,6 @@ class EngineIntegration {
         } finally {
             loop.close()
             engine.last?.kill()
-            File(env("ARUS_DATA_DIR")).takeIf { System.getenv("ARUS_KEEP_DATA") == null }?.deleteRecursively()
         }
     }
 }
