@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs whatever a fresh machine (Node 20 + npm) lacks: pnpm, the workspace
-# dependencies, Debian ffmpeg and Chromium; then builds every package.
+# dependencies, Debian ffmpeg and Chromium (and the test tools, a JDK among them); then builds every package.
 # Safe to run again: every step is skipped when already satisfied.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +23,13 @@ apt_install() {
     log "missing '$cmd': install the Debian package '$pkg' (as root: apt-get update && apt-get install -y $pkg) and run again"
     exit 1
   fi
+}
+
+apt_install_file() {
+  # apt_install_file <file-to-check> <debian-package> [extra apt flags]: for packages without a command (jars)
+  local file=$1 pkg=$2; shift 2
+  if [ -e "$file" ]; then return 0; fi
+  apt_install "$file" "$pkg" "$@"
 }
 
 # 1. pnpm, pinned (pnpm 11 needs Node 22; corepack cannot verify signatures here).
@@ -53,6 +60,11 @@ apt_install ssh openssh-client --no-install-recommends
 # patch(1): the React Native binding's react-native-bare-kit patch is checked against the published package.
 apt_install patch patch --no-install-recommends
 if [ -z "${ARUS_SKIP_CHROMIUM:-}" ]; then apt_install chromium chromium --no-install-recommends; fi
+# The native Android SDK's Kotlin core (mobile/android): a JDK, JUnit 4 and Android's org.json
+# (the Kotlin compiler itself comes from npm in mobile/android/scripts/build.sh).
+apt_install java openjdk-17-jdk-headless --no-install-recommends
+apt_install_file /usr/share/java/junit4.jar junit4 --no-install-recommends
+apt_install_file /usr/share/java/com.android.json.jar libandroid-json-java --no-install-recommends
 
 # 3. Workspace dependencies from the committed lockfile, then the build.
 log "installing workspace dependencies"
