@@ -142,7 +142,9 @@ class ArusBackend(private val init: BackendInit) : PlayerBackend {
         for (listener in listeners) {
             try {
                 listener.onMessage(msg)
-            } catch (e: Exception) {
+            } catch (e: VirtualMachineError) {
+                throw e
+            } catch (e: Throwable) { // an AssertionError in a host's listener too: the others still get it
                 warn(HostErrorCodes.LISTENER_FAILED, "a message listener threw: ${e.javaClass.name}")
             }
         }

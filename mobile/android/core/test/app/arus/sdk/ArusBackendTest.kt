@@ -91,6 +91,7 @@ class ArusBackendTest {
         val m = MemoryBackend()
         val got = mutableListOf<String>()
         m.backend.onMessage { throw IllegalStateException("host bug") }
+        m.backend.onMessage { throw AssertionError("host assertion") }
         m.backend.onMessage { got.add(it.type) }
         m.started()
         m.engine.emit("not json at all\n")
@@ -105,7 +106,7 @@ class ArusBackendTest {
         assertNull(m.backend.creds)
         assertEquals(listOf("port"), got)
         assertEquals(
-            listOf(HostErrorCodes.BAD_LINE, HostErrorCodes.INVALID_MESSAGE, HostErrorCodes.BAD_LINE, HostErrorCodes.LISTENER_FAILED),
+            listOf(HostErrorCodes.BAD_LINE, HostErrorCodes.INVALID_MESSAGE, HostErrorCodes.BAD_LINE, HostErrorCodes.LISTENER_FAILED, HostErrorCodes.LISTENER_FAILED),
             m.warnings.map { it.code },
         )
         assertTrue(m.warnings[0].message.contains("not-json"))
