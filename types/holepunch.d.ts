@@ -342,3 +342,14 @@ declare module 'compact-encoding' {
   }
   export default c
 }
+
+declare module 'hypercore-storage' {
+  /** Hypercore's RocksDB storage; the options reach RocksDB (writeBufferSize: memtable bytes). */
+  class CoreStorage {
+    constructor(dir: string, opts?: { writeBufferSize?: number; treeCache?: { maxSize: number }; maxBackgroundJobs?: number; [key: string]: unknown })
+    static isCoreStorage(s: unknown): boolean
+    close(): Promise<void>
+    [key: string]: any
+  }
+  export = CoreStorage
+}

@@ -18,13 +18,19 @@ import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
-import { cleanupAll } from '@arus/testkit'
-import { CHANNEL, procStats, startStack, type Broadcaster, type Stack, type Viewer } from './stack.js'
+import { cleanupAll, waitFor } from '@arus/testkit'
+import { startBrowser, type BrowserBench } from './browser.js'
+import { CHANNEL, RATES, VIEWER_NODE_FLAGS, procStats, startStack, type Broadcaster, type Stack, type Viewer } from './stack.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const flag = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
 const QUICK = process.argv.includes('--quick')
 const SKIP_LATENCY = process.argv.includes('--skip-latency')
+/** `--only=rates`: only the bitrate phase (memory, login, propagation, first frame); not written to the doc. */
+const ONLY = flag('only')
+const RATE_ROUNDS = Number(flag('rate-rounds') ?? (QUICK ? 1 : 3))
+const RATE_PLAY_S = Number(flag('play') ?? (QUICK ? 10 : 30))
+const EDITS = QUICK ? 3 : 6
 const RUNS = QUICK ? 1 : 3
 const COLD_RUNS = QUICK ? 1 : 6
 const PLAY_S = QUICK ? 6 : 16
@@ -32,7 +38,7 @@ const WINDOW_S = flag('window') !== undefined ? Math.min(600, Math.max(5, Number
 const WARMUP_S = QUICK ? 5 : 10
 const COUNTS = flag('counts')?.split(',').map(Number).filter((n) => Number.isInteger(n) && n >= 1 && n <= 16) ?? (QUICK ? [1, 2] : [1, 4, 8])
 /** Only a full default run rewrites docs/benchmarks.md. */
-const FULL = !QUICK && !SKIP_LATENCY && !process.argv.includes('--swap') && flag('window') === undefined && flag('counts') === undefined
+const FULL = !QUICK && !SKIP_LATENCY && ONLY === undefined && !process.argv.includes('--swap') && flag('window') === undefined && flag('counts') === undefined && flag('rate-rounds') === undefined
 const log = (s: string) => console.error(`[bench] ${s}`)
 const audience = (n: number) => `${n} viewer${n === 1 ? '' : 's'}`
 
@@ -107,7 +113,7 @@ async function latency (stack: Stack, bc: Record<ConfigKey, Broadcaster>, sample
       const next = chans[r + 1] ?? chans[r - 1]!
       log(`  run ${r + 1}/${RUNS} ${key}: login, cold tune ${ch}, edge delay, title edit, zap to ${next}`)
       const v = await stack.viewer()
-      push(s, 'login_ms', (await v.next((l) => l.type === 'login')).ms)
+      noteLogin(s, v)
       push(s, 'cold_tune_ms', await tune(v, ch))
       const playing = Date.now()
       await sleep(PLAY_S * 1000)
@@ -121,7 +127,7 @@ async function latency (stack: Stack, bc: Record<ConfigKey, Broadcaster>, sample
       await v.stop()
 
       const w = await stack.viewer({ zapPrefetch: true })
-      push(s, 'login_ms', (await w.next((l) => l.type === 'login')).ms)
+      noteLogin(s, w)
       await tune(w, ch)
       await sleep(10_000) // zap prefetch warms the neighbors' newest segment (every 4 s)
       push(s, 'zap_ms(prefetch on)', await tune(w, next))
@@ -134,7 +140,7 @@ async function latency (stack: Stack, bc: Record<ConfigKey, Broadcaster>, sample
       const ch = latencyChannels(key)[r % 3]!
       log(`  cold tune ${r + 1}/${COLD_RUNS} ${key}: ${ch}`)
       const v = await stack.viewer()
-      push(samples[key], 'login_ms', (await v.next((l) => l.type === 'login')).ms)
+      noteLogin(samples[key], v)
       push(samples[key], 'cold_tune_ms', await tune(v, ch))
       await v.stop()
     }
@@ -146,6 +152,84 @@ async function latency (stack: Stack, bc: Record<ConfigKey, Broadcaster>, sample
     const after = await procStats(b.proc.child.pid!)
     const ticks = after.ticks - before[i]!.ticks + after.childTicks - before[i]!.childTicks
     push(samples[c.key], 'cpu_pct_per_channel', (ticks / 100 / wall) * 100 / b.channels.length)
+  }
+}
+
+
+/** The bitrate dimension: the same measurements on a low and a high bitrate channel. */
+type RateKey = keyof typeof RATES
+const RATE_KEYS = Object.keys(RATES) as RateKey[]
+const rateChannel = (key: RateKey) => `r${key}`
+const rateOrder = (r: number) => (r % 2 === 0 ? [...RATE_KEYS] : [...RATE_KEYS].reverse())
+const kbps = (key: RateKey) => RATES[key].transcode.videoBitrateKbps + RATES[key].transcode.audioBitrateKbps
+
+/** Login phases of every fresh viewer (login does not depend on the channel or the broadcaster). */
+const loginPhases: Array<Array<{ name: string; startMs: number; ms: number }>> = []
+const noteLogin = (s: Samples, v: Viewer) => {
+  const l = v.lines.find((x) => x.type === 'login')!
+  push(s, 'login_ms', l.ms)
+  if (Array.isArray(l.phases)) loginPhases.push(l.phases)
+}
+
+/**
+ * Per round and bitrate: a fresh viewer logs in, cold-tunes the channel, plays its live edge
+ * for RATE_PLAY_S (memory sampled every 10 s; the figure is the sample at the end), sees EDITS
+ * admin title edits arrive one at a time, and stops; then another fresh viewer resolves the
+ * channel and Chromium starts it with hls.js.
+ */
+async function rates (stack: Stack, b: Broadcaster, browser: BrowserBench, samples: Record<RateKey, Samples>, all: Samples): Promise<void> {
+  for (let r = 0; r < RATE_ROUNDS; r++) {
+    for (const key of rateOrder(r)) {
+      const s = samples[key]
+      const id = rateChannel(key)
+      log(`  rates ${r + 1}/${RATE_ROUNDS} ${key} (${kbps(key)} kb/s): login, cold tune, ${RATE_PLAY_S} s of play, ${EDITS} title edits, hls.js first frame`)
+      const v = await stack.viewer()
+      noteLogin(all, v)
+      push(s, 'cold_tune_ms', await tune(v, id))
+      const a = await procStats(v.child.pid!)
+      const t0 = Date.now()
+      let last: Record<string, number> = {}
+      for (let t = 0; t < RATE_PLAY_S; t += 10) {
+        await sleep(Math.min(10, RATE_PLAY_S - t) * 1000)
+        const from = v.lines.length
+        v.send({ cmd: 'stats' })
+        last = await v.next((l) => l.type === 'stats', 10_000, from)
+        push(s, 'viewer_rss_mb(while playing)', last.rssMb!)
+      }
+      const z = await procStats(v.child.pid!)
+      push(s, 'viewer_cpu_pct', ((z.ticks - a.ticks) / 100 / ((Date.now() - t0) / 1000)) * 100)
+      push(s, 'viewer_rss_mb', last.rssMb!)
+      for (const k of ['heapUsedMb', 'heapTotalMb', 'externalMb', 'arrayBuffersMb', 'anonMb', 'fileMb'] as const) if (typeof last[k] === 'number') push(s, `mem.${k}`, last[k])
+      for (let e = 0; e < EDITS; e++) {
+        const title = `${id} edit ${Date.now()}`
+        const from = v.lines.length
+        const sent = Date.now()
+        await stack.panel('PATCH', `/api/streams/${id}`, { title })
+        const seen = await v.next((l) => l.type === 'streams' && l.titles[id] === title, 30_000, from)
+        push(s, 'propagation_ms', seen.at - sent)
+        push(all, 'propagation_ms', seen.at - sent)
+        await sleep(300)
+      }
+      await v.stop()
+
+      const w = await stack.viewer()
+      noteLogin(all, w)
+      const from = w.lines.length
+      w.send({ cmd: 'resolve', id })
+      const resolved = await w.next((l) => l.type === 'resolved', 30_000, from)
+      push(s, 'resolve_ms', resolved.ms)
+      try {
+        const ff = await browser.firstFrame(resolved.url)
+        push(s, 'first_frame_ms', ff.frameMs)
+        push(s, 'first_frame.manifest_ms', ff.manifestMs)
+        push(s, 'first_frame.fragment_ms', ff.fragMs)
+        push(s, 'first_frame.fragment_kib', ff.fragBytes / 1024)
+      } catch (err) {
+        log(`  first frame ${key}: ${(err as Error).message}`)
+        push(s, 'first_frame_failures', 1)
+      }
+      await w.stop()
+    }
   }
 }
 
@@ -188,7 +272,6 @@ async function part (key: ConfigKey, b: Broadcaster, viewers: Viewer[], s: Sampl
   const vz = await Promise.all(viewers.map((v) => procStats(v.child.pid!)))
   const pz = await procStats(b.proc.child.pid!)
   const wall = (Date.now() - t0) / 1000
-  // A viewer is tsx's launcher process plus the node process running the SDK (its child).
   for (const [i, x] of vz.entries()) push(s, `viewer_cpu_pct(${audience(n)})`, ((x.ticks - va[i]!.ticks + x.childTicks - va[i]!.childTicks) / 100 / wall) * 100)
   for (const d of edgeDelays(b, viewers, t0)) push(s, `edge_delay_ms(${audience(n)})`, d)
   push(s, 'broadcaster_rss_mb', pz.rssMb)
@@ -215,7 +298,7 @@ async function egress (stack: Stack, bc: Record<ConfigKey, Broadcaster>, samples
   for (const [i, n] of COUNTS.entries()) {
     while (viewers.length < n) {
       const v = await stack.viewer()
-      push(samples[inOrder(i)[0]!.key], 'login_ms', (await v.next((l) => l.type === 'login')).ms)
+      noteLogin(samples[inOrder(i)[0]!.key], v)
       viewers.push(v)
     }
     const order = inOrder(i)
@@ -280,6 +363,51 @@ function render (metrics: Record<ConfigKey, Record<string, Summary>>, meta: { da
   ].join('\n')
 }
 
+
+function renderRates (m: Record<RateKey, Record<string, Summary>>, measured: Record<string, number>, all: Record<string, Summary>): string {
+  const keys = [...new Set(RATE_KEYS.flatMap((k) => Object.keys(m[k])))]
+  const fmt = (x: number) => (Math.abs(x) < 10 ? x.toFixed(2) : x.toFixed(0))
+  const cell = (x?: Summary) => (x ? `${fmt(x.median)} (${fmt(x.min)}–${fmt(x.max)}, n=${x.n})` : '—')
+  const label = (k: RateKey) => `${k}: ${RATES[k].transcode.width}x${RATES[k].transcode.height}, ${kbps(k)} kb/s set, ${measured[k]} kb/s measured`
+  return [
+    `Bitrate dimension (same run): a third broadcaster at its defaults with two \`test\` channels, ${RATE_KEYS.map(label).join('; ')}; ${CHANNEL.hlsTime} s segments. ` +
+      `Only these two channels run in this phase (after the others stopped). Viewer processes run \`node ${VIEWER_NODE_FLAGS.join(' ') || '(default flags)'}\` (docs/architecture.md "Viewer memory"). ` +
+      `${RATE_ROUNDS} rounds, alternating order; per round and bitrate a fresh viewer process logs in (one login() call right after connect(), no host retry), cold-tunes, plays the live edge for ${RATE_PLAY_S} s ` +
+      `(viewer_rss_mb is the sample at the end; (while playing) pools the samples every 10 s; mem.* split it: V8 heap, external and array buffers, anonymous and file-backed resident pages), then sees ${EDITS} admin title edits (PATCH sent → 'streams' event); ` +
+      'then another fresh viewer resolves the channel and Debian Chromium starts it with hls.js (npm, default config) in a page on 127.0.0.1: first_frame_ms is hls.loadSource() → the first video frame presented (requestVideoFrameCallback).',
+    '',
+    `| Metric: median (min–max, samples) | ${RATE_KEYS.map((k) => k).join(' | ')} | high vs low (medians) |`,
+    `|---|${RATE_KEYS.map(() => '---').join('|')}|---|`,
+    ...keys.map((k) => {
+      const lo = m.low[k]
+      const hi = m.high[k]
+      const d = lo && hi ? `${hi.median - lo.median >= 0 ? '+' : '−'}${fmt(Math.abs(hi.median - lo.median))}` : '—'
+      return `| ${k} | ${RATE_KEYS.map((r) => cell(m[r][k])).join(' | ')} | ${d} |`
+    }),
+    '',
+    `Pooled over every fresh viewer of the run: login_ms ${cell(all.login_ms)}; propagation_ms (all bitrates) ${cell(all.propagation_ms)}.`
+  ].join('\n')
+}
+
+/** Median start and duration of each login phase, over every fresh viewer's login. */
+function renderPhases (logins: Array<Array<{ name: string; startMs: number; ms: number }>>): string {
+  if (logins.length === 0) return ''
+  const names: string[] = []
+  for (const l of logins) for (const p of l) if (!names.includes(p.name)) names.push(p.name)
+  const med = (xs: number[]) => (xs.length === 0 ? NaN : summary(xs).median)
+  const rows = names.map((name) => {
+    const ps = logins.flatMap((l) => l.filter((p) => p.name === name))
+    return { name, start: med(ps.map((p) => p.startMs)), ms: med(ps.map((p) => p.ms)), max: Math.max(...ps.map((p) => p.ms)), n: ps.length }
+  }).sort((a, b) => a.start - b.start)
+  return [
+    `Login phases (diagnostics().lastLogin of ${logins.length} fresh viewers, default Argon2id and proof-of-work cost): median start after login() was called, median and max duration. Phases that overlap ran side by side.`,
+    '',
+    '| Phase | starts at (ms) | takes (ms) | max (ms) | n |',
+    '|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.name} | ${r.start.toFixed(1)} | ${r.ms.toFixed(1)} | ${r.max.toFixed(1)} | ${r.n} |`)
+  ].join('\n')
+}
+
 async function writeDoc (body: string): Promise<void> {
   const doc = join(root, 'docs/benchmarks.md')
   const begin = '<!-- bench:begin -->'
@@ -295,23 +423,47 @@ const started = Date.now()
 const stop = async () => { await cleanupAll(); process.exit(130) }
 process.once('SIGINT', () => { void stop() })
 process.once('SIGTERM', () => { void stop() })
-log(`starting a panel and two broadcasters (shaped, unshaped; ${latencyChannels('shaped').length + 1} test channels each) on a local testnet`)
+log(`starting a panel and three broadcasters (shaped, unshaped: ${latencyChannels('shaped').length + 1} test channels each; rates: ${RATE_KEYS.map((k) => `${k} ${kbps(k)} kb/s`).join(', ')}) on a local testnet`)
 /** `--swap` starts the unshaped broadcaster first: a gap that follows the process slot is not shaping. */
 const SPAWN = process.argv.includes('--swap') ? [...CONFIGS].reverse() : [...CONFIGS]
-const stack = await startStack(SPAWN.map((c) => ({ name: c.key, env: c.env, channels: [...latencyChannels(c.key), egressChannel(c.key)] })))
+const RATES_SPEC = { name: 'rates', env: {}, channels: RATE_KEYS.map(rateChannel), configs: Object.fromEntries(RATE_KEYS.map((k) => [rateChannel(k), RATES[k]])) }
+const stack = await startStack([...SPAWN.map((c) => ({ name: c.key, env: c.env, channels: [...latencyChannels(c.key), egressChannel(c.key)] })), RATES_SPEC])
+let browser: BrowserBench | null = null
 try {
   const bc = Object.fromEntries(SPAWN.map((c, i) => [c.key, stack.broadcasters[i]!])) as Record<ConfigKey, Broadcaster>
+  const rb = stack.broadcasters[SPAWN.length]!
   log(`segment phases (ms into the cycle, as appended): ${phases(stack.broadcasters)}`)
   const samples: BySample = { shaped: {}, unshaped: {} }
-  if (!SKIP_LATENCY) await latency(stack, bc, samples)
-  const egressResults = await egress(stack, bc, samples)
+  const rateSamples = Object.fromEntries(RATE_KEYS.map((k) => [k, {}])) as Record<RateKey, Samples>
+  const all: Samples = {}
+  // The rate channels run only in their own phase (last): their encoders (a 720p one among them)
+  // would otherwise take CPU from every other figure, and the other channels from theirs.
+  for (const k of RATE_KEYS) await rb.bc('POST', `/api/channels/${rateChannel(k)}/stop`)
+  let egressResults: EgressResult[] = []
+  if (ONLY !== 'rates') {
+    if (!SKIP_LATENCY) await latency(stack, bc, samples)
+    egressResults = await egress(stack, bc, samples)
+  }
+  for (const c of CONFIGS) for (const id of [...latencyChannels(c.key), egressChannel(c.key)]) await bc[c.key].bc('POST', `/api/channels/${id}/stop`).catch(() => {})
+  for (const k of RATE_KEYS) await rb.bc('POST', `/api/channels/${rateChannel(k)}/start`)
+  await waitFor(async () => (await Promise.all(RATE_KEYS.map((k) => rb.bc('GET', `/api/channels/${rateChannel(k)}`)))).every((c) => c.state === 'up' && c.registered && (c.playlist?.segments ?? 0) >= CHANNEL.hlsListSize),
+    { timeoutMs: 90_000, intervalMs: 500, message: 'rate channels up with a full playlist' })
+  browser = await startBrowser()
+  const r0 = await Promise.all(RATE_KEYS.map((k) => rb.bc('GET', `/api/channels/${rateChannel(k)}`)))
+  const rt0 = Date.now()
+  await rates(stack, rb, browser, rateSamples, all)
+  const r1 = await Promise.all(RATE_KEYS.map((k) => rb.bc('GET', `/api/channels/${rateChannel(k)}`)))
+  const measuredKbps = Object.fromEntries(RATE_KEYS.map((k, i) => [k, Math.round((r1[i].playlist.bytesWritten - r0[i].playlist.bytesWritten) * 8 / 1000 / ((Date.now() - rt0) / 1000))]))
+  await browser.close()
+  browser = null
   const metrics = { shaped: summarize(samples.shaped), unshaped: summarize(samples.unshaped) }
+  const rateMetrics = Object.fromEntries(RATE_KEYS.map((k) => [k, summarize(rateSamples[k])])) as Record<RateKey, Record<string, Summary>>
   const meta = { date: new Date().toISOString().slice(0, 10), cores: cpus().length, model: cpus()[0]?.model.trim() ?? 'cpu', load: loadavg().map((x) => x.toFixed(1)).join(', ') }
-  const result = { ...meta, node: process.version, quick: QUICK, seconds: Math.round((Date.now() - started) / 1000), channel: CHANNEL, configs: CONFIGS, metrics, samples, egress: egressResults }
+  const result = { ...meta, node: process.version, quick: QUICK, seconds: Math.round((Date.now() - started) / 1000), channel: CHANNEL, rates: RATES, measuredKbps, configs: CONFIGS, metrics, rateMetrics, all: summarize(all), loginPhases, samples, rateSamples, egress: egressResults }
   await mkdir(join(root, 'bench-results'), { recursive: true })
   const file = join(root, 'bench-results', `bench-${new Date().toISOString().replace(/[:.]/g, '-')}${QUICK ? '-quick' : FULL ? '' : '-focused'}.json`)
   await writeFile(file, JSON.stringify(result, null, 2))
-  const body = render(metrics, meta)
+  const body = [ONLY === 'rates' ? '' : render(metrics, meta), renderRates(rateMetrics, measuredKbps, summarize(all)), renderPhases(loginPhases)].filter(Boolean).join('\n\n')
   console.log(body)
   log(`results: ${file} (${result.seconds} s)`)
   if (FULL) {
@@ -319,6 +471,7 @@ try {
     log('docs/benchmarks.md updated')
   }
 } finally {
+  await browser?.close()
   await stack.close()
   await cleanupAll()
 }

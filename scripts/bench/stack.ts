@@ -14,13 +14,25 @@ import { fileURLToPath } from 'node:url'
 import { createStack, waitFor, type SpawnedProcess, type Stack as KitStack, type Testnet } from '@arus/testkit'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-const VIEWER = join(root, 'scripts/bench/viewer.ts')
-const TSX = join(root, 'node_modules/.bin/tsx')
+const VIEWER = join(root, 'scripts/bench/viewer.mjs')
+/**
+ * Node flags of every viewer process: BENCH_VIEWER_NODE_FLAGS (space separated; '' for Node's
+ * defaults). Default: a small V8 young generation, what a memory-constrained host sets
+ * (docs/architecture.md "Viewer memory").
+ */
+export const VIEWER_NODE_FLAGS = (process.env.BENCH_VIEWER_NODE_FLAGS ?? '--max-semi-space-size=1').split(' ').filter(Boolean)
 export const USER = { name: 'bench', password: 'bench-viewer-pw' }
 const ADMIN = { name: 'admin', password: 'bench-admin-pw' }
 
 /** A fixed-bitrate `test` channel: 2 s segments, 320x180 ultrafast at 400 kb/s video + 64 kb/s audio. */
 export const CHANNEL = { input: 'test', transcode: { width: 320, height: 180, preset: 'ultrafast', videoBitrateKbps: 400, audioBitrateKbps: 64 }, hlsTime: 2, hlsListSize: 6 }
+export type ChannelConfig = typeof CHANNEL
+
+/** The bitrate dimension: a low and a high bitrate `test` channel (same 2 s segments). */
+export const RATES = {
+  low: { ...CHANNEL, transcode: { width: 640, height: 360, preset: 'ultrafast', videoBitrateKbps: 900, audioBitrateKbps: 96 } },
+  high: { ...CHANNEL, transcode: { width: 1280, height: 720, preset: 'ultrafast', videoBitrateKbps: 4800, audioBitrateKbps: 128 } }
+} satisfies Record<string, ChannelConfig>
 
 export interface Line { type: string; at: number; [k: string]: any }
 
@@ -42,6 +54,7 @@ export class Viewer {
     return waitFor(() => {
       const err = this.lines.slice(from).find((l) => l.type === 'error' && l.cmd)
       if (err) throw new Error(`viewer: ${err.cmd}: ${err.message}`)
+      if (this.child.exitCode !== null) throw new Error(`viewer exited with ${this.child.exitCode}`)
       return this.lines.slice(from).find(pred) ?? null
     }, { timeoutMs, intervalMs: 20, message: 'viewer line' })
   }
@@ -67,7 +80,7 @@ export interface Broadcaster {
 }
 
 /** A broadcaster to start: its name (also its publisher's), extra env, channel ids. */
-export interface BroadcasterSpec { name: string; env: Record<string, string>; channels: string[] }
+export interface BroadcasterSpec { name: string; env: Record<string, string>; channels: string[]; configs?: Record<string, ChannelConfig> }
 
 export interface Stack {
   work: string
@@ -77,7 +90,7 @@ export interface Stack {
   broadcasters: Broadcaster[]
   /** Admin HTTP API call on the panel. */
   panel(method: string, path: string, body?: unknown): Promise<any>
-  viewer(opts?: { zapPrefetch?: boolean }): Promise<Viewer>
+  viewer(opts?: { zapPrefetch?: boolean; loginDelayMs?: number }): Promise<Viewer>
   close(): Promise<void>
 }
 
@@ -106,7 +119,7 @@ export async function startStack (specs: BroadcasterSpec[]): Promise<Stack> {
     // Every channel starts before any is awaited: their segment phases are part of what is measured.
     for (const b of broadcasters) {
       for (const id of b.channels) {
-        await b.bc('POST', '/api/channels', { id, title: id, ...CHANNEL })
+        await b.bc('POST', '/api/channels', { id, title: id, ...(specs[broadcasters.indexOf(b)]!.configs?.[id] ?? CHANNEL) })
         await b.bc('POST', `/api/channels/${id}/start`)
       }
     }
@@ -122,10 +135,12 @@ export async function startStack (specs: BroadcasterSpec[]): Promise<Stack> {
       async viewer (opts = {}) {
         // BENCH_PROFILE_DIR=<dir>: every viewer writes a V8 CPU profile there when it stops.
         const prof = process.env.BENCH_PROFILE_DIR
-        const child = spawn(prof ? process.execPath : TSX, prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`, '--import', 'tsx', VIEWER] : [VIEWER], {
+        const flags = [...VIEWER_NODE_FLAGS, ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [])]
+        const child = spawn(process.execPath, [...flags, VIEWER], {
           env: {
             ...process.env, BENCH_PANEL_KEY: panel.panelKey, BENCH_BOOTSTRAP: kit!.bootstrap, BENCH_STORE: join(work, `viewer-${++n}`),
-            BENCH_USER: USER.name, BENCH_PASSWORD: USER.password, BENCH_ZAP_PREFETCH: opts.zapPrefetch ? '1' : '0'
+            BENCH_USER: USER.name, BENCH_PASSWORD: USER.password, BENCH_ZAP_PREFETCH: opts.zapPrefetch ? '1' : '0',
+            BENCH_LOGIN_DELAY_MS: String(opts.loginDelayMs ?? 0)
           },
           stdio: ['pipe', 'pipe', 'inherit']
         })

@@ -24,6 +24,11 @@ export interface WatchRangeOptions {
 export interface RangeWatch {
   /** Resolves after the first scan (changes after it are reported; a failed first scan is retried). */
   ready (): Promise<void>
+  /**
+   * Resolves once every change up to the bee's current version has been reported (a pass runs
+   * now if the watch is behind); at most a few passes, each bounded by the read timeout.
+   */
+  settled (): Promise<void>
   /** Stops watching; idempotent. */
   close (): Promise<void>
 }
@@ -67,6 +72,16 @@ class RangeWatcher implements RangeWatch {
 
   ready (): Promise<void> {
     return this.opening
+  }
+
+  async settled (): Promise<void> {
+    await this.opening
+    for (let pass = 0; pass < 4 && !this.closed; pass++) {
+      if (this.running !== null) { await this.running; continue }
+      if (this.bee.version === this.seenVersion && this.bee.core.fork === this.seenFork) return
+      this.dirty = true
+      await this.run()
+    }
   }
 
   async close (): Promise<void> {

@@ -142,7 +142,7 @@ export class CatalogWriterImpl implements CatalogWriter {
     if (this.closing !== null) throw CatalogError.closed('writer')
     const watch = watchRange(this.bee, prefix, onChange, { onInvalid: this.onInvalid, ...opts })
     this.watches.add(watch)
-    return { ready: () => watch.ready(), close: async () => { this.watches.delete(watch); await watch.close() } }
+    return { ready: () => watch.ready(), settled: () => watch.settled(), close: async () => { this.watches.delete(watch); await watch.close() } }
   }
 
   // Typed conveniences.

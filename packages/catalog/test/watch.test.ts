@@ -97,6 +97,31 @@ describe('watchRange on the writer', () => {
 })
 
 describe('watchRange on a replicated reader', () => {
+  it('settled() resolves only after every change up to the replica\'s version was reported', async () => {
+    const kp = panelKeyPair()
+    const ws = await tempStore()
+    const rs = await tempStore()
+    const w = createCatalogWriter({ store: ws, keyPair: kp })
+    defer(() => w.close())
+    await w.ready()
+    for (const id of ['a', 'b', 'c']) await w.putStream(id, titled(id.toUpperCase()))
+    const r = openCatalogReader({ store: rs, panelPublicKey: kp.publicKey })
+    defer(() => r.close())
+    await r.ready()
+    const q = changeQueue()
+    const watch = r.watch('catalog/', q.push, { initial: true })
+    defer(() => watch.close())
+    await watch.ready() // scanned the empty replica: nothing yet
+    replicate(ws, rs)
+    await r.update({ wait: true })
+    await watch.settled() // no waiting on the queue: the reported set is complete now
+    const view = new Map<string, string | null>()
+    while (q.pending() > 0) for (const { key, value } of await q.next()) view.set(key, value === null ? null : (value as StreamRecord).title)
+    expect([...view]).toEqual([['catalog/a', 'A'], ['catalog/b', 'B'], ['catalog/c', 'C']])
+    await watch.settled() // caught up: returns at once, reports nothing more
+    expect(q.pending()).toBe(0)
+  })
+
   it('follows the panel across a truncation', async () => {
     const kp = panelKeyPair()
     const ws = await tempStore()

@@ -70,6 +70,20 @@ export const SERVER_DEFAULTS = {
   allowOrigin: '*' as string | null
 }
 
+/**
+ * How long a login called while the panel link is still dialing waits for it before it throws
+ * 'not connected to panel' (Arus; the host retry pattern still applies after that).
+ */
+export const LOGIN_PANEL_WAIT_MS = 10_000
+/**
+ * The replica store (Arus, docs/architecture.md "Viewer memory"): RocksDB's memtable. Media
+ * blocks pass through it before a flush writes them to disk, so it bounds how much of the
+ * stream stays in memory (RocksDB's default, 64 MiB twice over, held a minute of a 5 Mbit/s
+ * stream); 4 MiB flushes about every 6 s at 5 Mbit/s.
+ */
+export const STORAGE_DEFAULTS = {
+  writeBufferMiB: 4
+} as const
 /** How long login waits for the replicated user record after the OPRF reply (Arus). */
 export const LOGIN_CATALOG_WAIT_MS = 15_000
 /**

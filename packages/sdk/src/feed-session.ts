@@ -16,6 +16,24 @@ export interface FeedSessionInit {
 
 interface PeerBytes { downloaded: number; uploaded: number }
 
+/** A read-ahead download starts at the latest this long after the one before it (ms). */
+const READ_AHEAD_STEP_MS = 1_000
+/** Where players start a live stream: this many target durations behind the live edge. */
+const LIVE_START_TARGETS = 3
+
+const delay = (ms: number): Promise<void> => new Promise((resolve) => { setTimeout(resolve, ms).unref?.() })
+
+/** Index of the segment that holds the point LIVE_START_TARGETS target durations before the end. */
+export function liveStartIndex (list: ParsedPlaylist): number {
+  const target = list.targetDuration > 0 ? list.targetDuration : Math.max(...list.segments.map((s) => s.duration), 0)
+  let back = LIVE_START_TARGETS * target
+  for (let i = list.segments.length - 1; i >= 0; i--) {
+    back -= list.segments[i]!.duration
+    if (back <= 0) return i
+  }
+  return 0
+}
+
 /**
  * One open feed: an `@arus/feed` reader on its own store session, its DHT topic membership
  * (announced per the upload policy), byte counters per peer, and live-edge read-ahead.
@@ -37,6 +55,7 @@ export class FeedSession {
   /** Last time the playlist changed (live advance), epoch ms. */
   lastAdvanceAt = 0
   private lastPlaylistText = ''
+  private lastPlaylist: ParsedPlaylist | null = null
   /** Highest segment sequence the freshest playlist read lists (null before one was read). */
   newestListed: number | null = null
 
@@ -128,6 +147,7 @@ export class FeedSession {
     const reader = this.reader
     if (this.type === 'live') await reader.update({ wait: false, timeoutMs: Math.min(timeoutMs, 2_000) }).catch(() => false)
     const list = await reader.playlist({ timeoutMs })
+    this.lastPlaylist = list
     if (list.text !== this.lastPlaylistText) {
       this.lastPlaylistText = list.text
       this.lastAdvanceAt = now
@@ -137,24 +157,48 @@ export class FeedSession {
     return list
   }
 
-  /** Requests the blocks of these segment paths ahead of the player (bounded set in flight). */
+  /**
+   * Requests the blocks of these segment paths ahead of the player, in the order given: each
+   * download starts once the one before it finished (or after READ_AHEAD_STEP_MS), so the
+   * segment needed first gets the feed's bandwidth first. A bounded set is kept in flight.
+   */
   readAhead (paths: string[]): void {
     const reader = this.readerRef
     if (reader === null || this.closed) return
+    let before: Promise<unknown> = Promise.resolve()
     for (const path of paths) {
       if (this.downloads.has(path)) continue
-      const marker = { destroy () {} }
+      let cancelled = false
+      const marker = { destroy () { cancelled = true } }
       this.downloads.set(path, marker)
-      void this.download(reader, path).then((d) => {
+      const previous = before
+      const started = (async () => {
+        await previous
+        if (cancelled || this.closed || this.downloads.get(path) !== marker) return
+        const d = await this.download(reader, path)
         if (this.downloads.get(path) !== marker) { d?.destroy(); return }
         if (d === null) { this.downloads.delete(path); return }
         this.downloads.set(path, d)
-        d.done().catch(() => {}).finally(() => { if (this.downloads.get(path) === d) this.downloads.delete(path) })
-      })
+        const done = d.done().catch(() => {}).finally(() => { if (this.downloads.get(path) === d) this.downloads.delete(path) })
+        await Promise.race([done, delay(READ_AHEAD_STEP_MS)])
+      })()
+      before = started
     }
     // Forget the oldest requests beyond a small window (the live edge moves on).
     const excess = this.downloads.size - 16
     if (excess > 0) for (const [p, d] of [...this.downloads].slice(0, excess)) { d.destroy(); this.downloads.delete(p) }
+  }
+
+  /**
+   * At tune time, before any player asked: the segment a player starts a live stream at (about
+   * three target durations behind the live edge: hls.js's liveSyncDurationCount and
+   * ExoPlayer's default live offset), then the newer ones (docs/architecture.md "First frame").
+   */
+  readAheadStart (count: number): void {
+    const list = this.lastPlaylist
+    if (this.type !== 'live' || list === null || list.segments.length === 0 || count <= 0) return
+    const start = liveStartIndex(list)
+    this.readAhead(list.segments.slice(start, start + count).map((s) => '/' + s.uri))
   }
 
   /** Downloads one segment completely now (bounded); resolves false when it did not arrive. */

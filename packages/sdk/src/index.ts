@@ -13,6 +13,7 @@
  */
 import { PlayerImpl } from './player.js'
 import type { PlayerRuntime } from './runtime.js'
+import type { Phase } from './trace.js'
 import type { TuneState } from '@arus/engine-protocol'
 
 export { SdkError, SDK_ERROR_CODES } from './errors.js'
@@ -23,6 +24,7 @@ export { createEpgService, useEpg } from './epg.js'
 export type { EpgInit, EpgService, EpgResult, EpgEntry, FetchLike } from './epg.js'
 export { loginWithRetry } from './retry.js'
 export type { LoginRetryInit } from './retry.js'
+export type { Phase } from './trace.js'
 export type { PlayerRuntime, HttpModule, HttpServerLike, HttpRequestLike, HttpResponseLike, FsModule } from './runtime.js'
 
 /** Zap prefetch settings (spec 3 "zapPrefetch object keys"); every key optional. */
@@ -66,6 +68,11 @@ export interface PlayerInit {
    * allowOrigin ('*') is sent as Access-Control-Allow-Origin for browser players (null: none).
    */
   server?: { holdMs?: number; stallMs?: number; readAheadSegments?: number; allowOrigin?: string | null }
+  /**
+   * The replica store (Arus): writeBufferMiB (4, 1-64) is RocksDB's memtable, which media
+   * passes through before it is flushed to disk; it bounds the engine's memory at any bitrate.
+   */
+  storage?: { writeBufferMiB?: number }
   /** Human label of this device in the account's device list (at most 64 characters). */
   deviceLabel?: string
 }
@@ -211,13 +218,18 @@ export interface PlayerDiagnostics {
     bytesByPeer: Record<string, { downloaded: number; uploaded: number }>
   }
   zap: { enabled: boolean; suspended: ZapSuspendReason | null; warm: string[] }
+  /** The last successful login, phase by phase (docs/benchmarks.md "Login phases"), or null. */
+  lastLogin: null | { totalMs: number; phases: Phase[] }
 }
 
 /** The viewer engine (spec 3 "Engine methods"). */
 export interface Player {
   /** Joins the panel topic and replicates the catalog; emits 'ready'. */
   connect(panelPubKey?: string): Promise<void>
-  /** OPRF login; returns the display list. Throws 'not connected to panel' while the link dials (see {@link loginWithRetry}). */
+  /**
+   * OPRF login; returns the display list. Called while the panel link still dials, it waits for
+   * the link up to 10 s, then throws 'not connected to panel' (see {@link loginWithRetry}).
+   */
   login(username: string, password: string): Promise<DisplayItem[]>
   /** The last display list (also redelivered via 'streams'). */
   listStreams(): DisplayItem[]

@@ -51,6 +51,12 @@ export class Lineup {
   /** Resolves once the first scans are in (bounded by the reader's read timeout and retries). */
   async ready (): Promise<void> { await Promise.all([this.watch?.ready(), this.metaWatch?.ready()]) }
 
+  /**
+   * Resolves once the records reflect the replica's current version (login reads the user
+   * record at that version, so its display list must not lag behind it).
+   */
+  async settled (): Promise<void> { await Promise.all([this.watch?.settled(), this.metaWatch?.settled()]) }
+
   async close (): Promise<void> {
     const w = this.watch
     const m = this.metaWatch

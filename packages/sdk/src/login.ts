@@ -7,6 +7,7 @@ import {
 import { RpcError, sessionSignedBytes, type RpcClient } from '@arus/rpc'
 import { LOGIN_CATALOG_WAIT_MS, LOGIN_ENROLL_WAIT_MS } from './constants.js'
 import { SdkError } from './errors.js'
+import { PhaseTrace } from './trace.js'
 
 /** What a successful login leaves in the engine's memory. Stream keys never leave it. */
 export interface LoginState {
@@ -23,7 +24,8 @@ export interface LoginState {
 export interface LoginInit {
   username: string
   password: string
-  device: KeyPair
+  /** The device key (loaded beside the network steps: it is needed only to sign the session). */
+  device: KeyPair | Promise<KeyPair>
   label?: string | undefined
 }
 
@@ -34,28 +36,38 @@ const CHALLENGE_RETRIES = 3
  * Spec 3 "Authentication" 1, docs/rpc-protocol.md "Login, step by step": hello → proof of work →
  * OPRF login → read user/<name> from the verified replica → finalize → check the Argon2id
  * verifier (a wrong password fails here, client-side) → unseal → session.
+ *
+ * The replica read does not depend on the panel's answers, so it runs beside the OPRF round
+ * (docs/benchmarks.md "Login phases"); every step is recorded on `trace`.
  */
-export async function runLogin (rpc: RpcClient, reader: CatalogReader, init: LoginInit): Promise<LoginState> {
+export async function runLogin (link: RpcClient | Promise<RpcClient | null>, reader: CatalogReader, init: LoginInit, trace = new PhaseTrace()): Promise<LoginState> {
   const input = b4a.from(init.password, 'utf8')
-  const { reply, blind } = await oprfRound(rpc, init.username, input)
-  const user = await readUser(reader, init.username)
+  // The replica read needs no answer from the panel: it starts at once, beside the link wait.
+  const reading = trace.time('user record', () => readUser(reader, init.username))
+  reading.catch(() => {}) // an earlier failure is thrown first; this one must not go unhandled
+  const device = Promise.resolve(init.device)
+  device.catch(() => {})
+  const rpc = await link
+  if (rpc === null) throw SdkError.notConnected()
+  const { reply, blind } = await oprfRound(rpc, init.username, input, trace)
+  const user = await reading
   if (user === null) throw SdkError.wrongPassword()
   const rwd = deriveRwd(oprf.finalize(input, blind, fromHex(reply.evaluated, 32)))
-  const verifier = await computeVerifier(rwd, fromHex(user.salt, 16), user.argon)
+  const verifier = await trace.time('argon2id', () => computeVerifier(rwd, fromHex(user.salt, 16), user.argon))
   if (!constantTimeEqual(verifier, fromHex(user.verifier, 32))) throw SdkError.wrongPassword()
 
-  const userSecret = openSecret(deriveWrapKey(rwd), user.encPriv)
-  const auth = deriveAuthKeyPair(rwd)
-  const deviceId = toHex(init.device.publicKey)
+  const { userSecret, auth } = await trace.time('unseal', () => ({ userSecret: openSecret(deriveWrapKey(rwd), user.encPriv), auth: deriveAuthKeyPair(rwd) }))
+  const deviceKey = await device
+  const deviceId = toHex(deviceKey.publicKey)
   const signed = sessionSignedBytes(fromHex(reply.sessionChallenge, 32), init.username, deviceId)
-  const session = await call(() => rpc.session({
+  const session = await trace.time('session call', () => call(() => rpc.session({
     username: init.username,
     deviceId,
     ...(init.label === undefined ? {} : { label: init.label }),
     authSig: toHex(sign(signed, auth.secretKey)),
-    deviceSig: toHex(sign(signed, init.device.secretKey))
-  }))
-  await enrolled(reader, init.username, deviceId, session.tokenVersion)
+    deviceSig: toHex(sign(signed, deviceKey.secretKey))
+  })))
+  await trace.time('enrollment wait', () => enrolled(reader, init.username, deviceId, session.tokenVersion))
   return {
     username: init.username,
     deviceId,
@@ -63,17 +75,17 @@ export async function runLogin (rpc: RpcClient, reader: CatalogReader, init: Log
     expiresAt: session.expiresAt,
     tokenVersion: session.tokenVersion,
     deviceCount: session.deviceCount,
-    keys: unsealGrants(user, userSecret)
+    keys: await trace.time('grants', () => unsealGrants(user, userSecret))
   }
 }
 
-async function oprfRound (rpc: RpcClient, username: string, input: Uint8Array) {
+async function oprfRound (rpc: RpcClient, username: string, input: Uint8Array, trace: PhaseTrace) {
   for (let attempt = 1; ; attempt++) {
-    const hello = await call(() => rpc.hello())
-    const nonce = solvePow(fromHex(hello.challenge, 32), hello.difficulty)
+    const hello = await trace.time('hello', () => call(() => rpc.hello()))
+    const nonce = await trace.time('proof of work', () => solvePow(fromHex(hello.challenge, 32), hello.difficulty))
     const { blind, blindedElement } = oprf.blind(input)
     try {
-      const reply = await call(() => rpc.login({ username, blinded: toHex(blindedElement), powNonce: toHex(nonce) }), true)
+      const reply = await trace.time('oprf call', () => call(() => rpc.login({ username, blinded: toHex(blindedElement), powNonce: toHex(nonce) }), true))
       return { reply, blind }
     } catch (err) {
       const reason = (err as RpcError).reason

@@ -1,5 +1,6 @@
 import b4a from 'b4a'
 import Corestore from 'corestore'
+import CoreStorage from 'hypercore-storage'
 import type HyperDHT from 'hyperdht'
 import type Hyperswarm from 'hyperswarm'
 import { createRpcClient, type RpcClient } from '@arus/rpc'
@@ -14,6 +15,8 @@ export interface NetworkInit {
   storeDir: string
   bootstrap: BootstrapNode[] | undefined
   maxPeers: number
+  /** RocksDB memtable size of the replica store, MiB (docs/architecture.md "Viewer memory"). */
+  writeBufferMiB: number
   announce: boolean
   fs: FsModule
   /** Called after a corrupt store was purged and reopened (spec 3 'recovered'). */
@@ -138,7 +141,10 @@ export class Network {
   }
 
   private async tryOpen (): Promise<void> {
-    const store = new Corestore(joinPath(this.init.storeDir, STORE_SUBDIR))
+    // A small memtable: the default (64 MiB, two of them) fills with media at the stream's
+    // bitrate before its first flush, so a viewer's memory would grow with the bitrate.
+    const storage = new CoreStorage(joinPath(this.init.storeDir, STORE_SUBDIR), { writeBufferSize: this.init.writeBufferMiB * 1024 * 1024 })
+    const store = new Corestore(storage)
     try {
       await store.ready()
     } catch (err) {

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import {
   DEFAULT_MAX_PEERS, DEFAULT_RELOOKUP_MAX_MS, DEFAULT_RELOOKUP_MIN_MS, DEFAULT_RESCAN_MS, DEFAULT_STORE_DIR,
-  DEFAULT_TUNE_TIMEOUT_MS, SERVER_DEFAULTS, ZAP_DEFAULTS
+  DEFAULT_TUNE_TIMEOUT_MS, SERVER_DEFAULTS, STORAGE_DEFAULTS, ZAP_DEFAULTS
 } from './constants.js'
 import { SdkError } from './errors.js'
 
@@ -59,6 +59,9 @@ export const PlayerInitSchema = z.strictObject({
     bootstrap: z.array(BootstrapNode).max(64).optional()
   }).prefault({}),
   server: ServerSchema.prefault({}),
+  storage: z.strictObject({
+    writeBufferMiB: z.number().int().min(1).max(64).default(STORAGE_DEFAULTS.writeBufferMiB)
+  }).prefault({}),
   deviceLabel: z.string().max(64).optional()
 })
 

@@ -10,6 +10,8 @@ import { Tuner, type TuneConfig } from './tuner.js'
 export interface PlaybackDeps {
   net(): Network
   tune: TuneConfig
+  /** Segments read ahead of the player (the local server's readAheadSegments). */
+  readAheadSegments: number
   now(): number
   /** Local playlist URL (the server is up before anything plays). */
   localUrl(): string
@@ -147,7 +149,9 @@ export class Playback {
       retune: () => session.reopen(),
       reconnect: () => this.redial(session),
       relookup: () => session.relookup(),
-      refresh: () => session.refreshTopic()
+      refresh: () => session.refreshTopic(),
+      // Ready: fetch where a player will start before it asks (the first frame waits for it).
+      onReady: () => session.readAheadStart(this.deps.readAheadSegments)
     })
   }
 

@@ -3,7 +3,7 @@ import { openCatalogReader, type CatalogReader, type Rail, type StreamRecord } f
 import { fromHex, type KeyPair } from '@arus/crypto'
 import { topicFor } from '@arus/swarm'
 import { PanelAssets } from './assets.js'
-import { CATALOG_READ_TIMEOUT_MS, LOGIN_CATALOG_WAIT_MS } from './constants.js'
+import { CATALOG_READ_TIMEOUT_MS, LOGIN_CATALOG_WAIT_MS, LOGIN_PANEL_WAIT_MS } from './constants.js'
 import { loadDeviceKey } from './device.js'
 import { buildDisplayList, presentation, sameList, visibleRails } from './display.js'
 import { SafeEmitter } from './emitter.js'
@@ -22,6 +22,7 @@ import { Reporter } from './report.js'
 import { decideResolve } from './resolve.js'
 import { defaultRuntime, type PlayerRuntime } from './runtime.js'
 import { startLocalServer, type LocalServer } from './server/local-server.js'
+import { PhaseTrace, type Phase } from './trace.js'
 import { sessionLive } from './session.js'
 import type { TopicHandle } from './topics.js'
 import { prewarmTopics, warmNeighbor } from './warm.js'
@@ -38,12 +39,13 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
   private panelKey: Uint8Array | null = null
   private catalog: CatalogReader | null = null
   private panelTopic: TopicHandle | null = null
-  private device: KeyPair | null = null
+  private device: Promise<KeyPair> | null = null
   private login_: LoginState | null = null
   private list: DisplayItem[] = []
   private vod: VodProvider | null = null
   private rails: Rail[] = []
   private loginPending = false
+  private lastLogin: { totalMs: number; phases: Phase[] } | null = null
   private warmed: TopicHandle[] = []
   private uploadPolicy: UploadPolicy
   private stopped = false
@@ -62,6 +64,7 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
     this.playback = new Playback({
       net: () => this.network(),
       tune: this.config.tune,
+      readAheadSegments: this.config.server.readAheadSegments,
       now: this.now,
       localUrl: () => `http://127.0.0.1:${this.port ?? 0}/index.m3u8`,
       panelKey: () => (this.panelKey === null ? null : b4a.toString(this.panelKey, 'hex')),
@@ -114,6 +117,8 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
     const net = await this.start()
     this.panelKey = key
     net.setPanelKey(key)
+    // The device key is read (or minted) while the catalog opens: login needs it to sign.
+    this.deviceKey().catch(() => {})
     await net.withRecovery(() => this.openCatalog(key))
     this.panelTopic = net.topics.join(topicFor(key), 'panel')
     this.emit('ready')
@@ -123,21 +128,28 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
     this.alive()
     if (typeof username !== 'string' || username === '' || typeof password !== 'string') throw SdkError.invalidArgument('credentials', 'username and password must be non-empty strings')
     const net = this.net
-    const rpc = net?.rpc() ?? null
-    if (net === null || this.catalog === null || rpc === null) throw SdkError.notConnected()
-    this.device ??= await loadDeviceKey(this.fs(), this.config.storeDir)
-    const state = await runLogin(rpc, this.catalog, { username, password, device: this.device, label: this.config.deviceLabel })
+    const catalog = this.catalog
+    if (net === null || catalog === null) throw SdkError.notConnected()
+    const trace = new PhaseTrace()
+    // A login right after connect() waits for the panel link (bounded) instead of failing at once.
+    const link = trace.time('panel link', async () => ((await net.waitForPanel(LOGIN_PANEL_WAIT_MS)) && !this.stopped ? net.rpc() : null))
+    const state = await runLogin(link, catalog, { username, password, device: trace.time('device key', () => this.deviceKey()), label: this.config.deviceLabel }, trace)
     // Until this login emits its list, catalog pushes only update the replica (one 'streams' per login).
     this.loginPending = true
     try {
       this.login_ = state
-      if (!(await within(this.lineup.ready(), LOGIN_CATALOG_WAIT_MS))) throw SdkError.catalogUnavailable()
-      const vod = await this.catalog.getVodConfig().catch(() => null)
-      this.vod = vod === null ? null : { enabled: vod.enabled, apiBase: vod.apiBase, service: vod.service, sources: { ...vod.sources }, params: { ...vod.params } }
-      this.list = this.buildList()
+      await trace.time('display list', async () => {
+        // The lineup caught up with the version the user record was read at (a login right
+        // after connect() can outrun the watch's first passes).
+        if (!(await within(this.lineup.settled(), LOGIN_CATALOG_WAIT_MS))) throw SdkError.catalogUnavailable()
+        const vod = await catalog.getVodConfig().catch(() => null)
+        this.vod = vod === null ? null : { enabled: vod.enabled, apiBase: vod.apiBase, service: vod.service, sources: { ...vod.sources }, params: { ...vod.params } }
+        this.list = this.buildList()
+      })
     } finally {
       this.loginPending = false
     }
+    this.lastLogin = { totalMs: trace.elapsed(), phases: trace.phases }
     this.emit('streams', this.list)
     const warm = this.config.prewarm
     if (warm !== false) await this.prewarm(warm === true ? undefined : warm)
@@ -267,7 +279,8 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
       feedTopics: this.net?.topics.list('feed').length ?? 0,
       prewarmed: this.net?.topics.list('prewarm').length ?? 0,
       feed: session === null ? null : { streamId: session.streamId, feedKey: session.feedKey, peers: session.peers(), bytesByPeer: session.bytesByPeer() },
-      zap: { enabled: this.zap.enabled, suspended: this.zap.suspendedReason, warm: this.zap.warmIds() }
+      zap: { enabled: this.zap.enabled, suspended: this.zap.suspendedReason, warm: this.zap.warmIds() },
+      lastLogin: this.lastLogin === null ? null : { totalMs: this.lastLogin.totalMs, phases: this.lastLogin.phases.map((p) => ({ ...p })) }
     }
   }
 
@@ -308,6 +321,7 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
         storeDir: this.config.storeDir,
         bootstrap: this.config.swarm.bootstrap,
         maxPeers: this.config.swarm.maxPeers,
+        writeBufferMiB: this.config.storage.writeBufferMiB,
         announce: this.uploadPolicy === 'reseed',
         fs: runtime.fs,
         onRecovered: (err) => this.emit('recovered', err)
@@ -322,6 +336,16 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
       return net
     })()
     return this.starting
+  }
+
+  /** The device key pair, read (or minted) once; a failed read is tried again next time. */
+  private deviceKey (): Promise<KeyPair> {
+    if (this.device === null) {
+      const loading = loadDeviceKey(this.fs(), this.config.storeDir)
+      this.device = loading
+      loading.catch(() => { if (this.device === loading) this.device = null })
+    }
+    return this.device
   }
 
   private async openCatalog (key: Uint8Array): Promise<void> {
