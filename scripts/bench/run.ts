@@ -121,7 +121,7 @@ async function latency (stack: Stack, bc: Record<ConfigKey, Broadcaster>, sample
       const title = `${ch} edit ${Date.now()}`
       const from = v.lines.length
       const sent = Date.now()
-      await stack.panel('PATCH', `/api/streams/${ch}`, { title })
+      await stack.edit('PATCH', `/api/streams/${ch}`, { title })
       push(s, 'propagation_ms', (await v.next((l) => l.type === 'streams' && l.titles[ch] === title, 30_000, from)).at - sent)
       push(s, 'zap_ms(prefetch off)', await tune(v, next))
       await v.stop()
@@ -204,7 +204,7 @@ async function rates (stack: Stack, b: Broadcaster, browser: BrowserBench, sampl
         const title = `${id} edit ${Date.now()}`
         const from = v.lines.length
         const sent = Date.now()
-        await stack.panel('PATCH', `/api/streams/${id}`, { title })
+        await stack.edit('PATCH', `/api/streams/${id}`, { title })
         const seen = await v.next((l) => l.type === 'streams' && l.titles[id] === title, 30_000, from)
         push(s, 'propagation_ms', seen.at - sent)
         push(all, 'propagation_ms', seen.at - sent)

@@ -6,7 +6,8 @@
  *
  * Env: BENCH_PANEL_KEY, BENCH_BOOTSTRAP (host:port,...), BENCH_STORE, BENCH_USER,
  * BENCH_PASSWORD, BENCH_ZAP_PREFETCH (1 = on), BENCH_LOGIN_DELAY_MS (login that long after
- * connect; default 0 = at once, no host retry).
+ * connect; default 0 = at once, no host retry), BENCH_WRITE_BUFFER_MIB (the SDK's
+ * storage.writeBufferMiB; default: the SDK's).
  * Commands: { cmd: 'tune', id } (also a zap when playing), { cmd: 'resolve', id } (only
  * resolve: the URL for a browser player), { cmd: 'stats' }, { cmd: 'stop' }.
  * Lines: login (ms, phases), streams, tune, resolved, segment (first byte of each live segment),
@@ -32,7 +33,8 @@ const player = createPlayer({
   swarm: { bootstrap: env('BENCH_BOOTSTRAP').split(',').map((hp) => ({ host: hp.split(':')[0], port: Number(hp.split(':')[1]) })) },
   uploadPolicy: 'reseed',
   zapPrefetch: process.env.BENCH_ZAP_PREFETCH === '1',
-  tune: { timeoutMs: 20_000 }
+  tune: { timeoutMs: 20_000 },
+  ...(process.env.BENCH_WRITE_BUFFER_MIB ? { storage: { writeBufferMiB: Number(process.env.BENCH_WRITE_BUFFER_MIB) } } : {})
 })
 player.on('streams', (list) => out({ type: 'streams', titles: Object.fromEntries(list.map((s) => [s.id, s.title])) }))
 player.on('error', (err) => out({ type: 'error', message: err.message }))

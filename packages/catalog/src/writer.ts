@@ -129,7 +129,10 @@ export class CatalogWriterImpl implements CatalogWriter {
         return { changed: true, record: null }
       }
       const { record, bytes } = encodeRecord(key, next)
-      return { changed: await putIfChanged(bee, key, bytes), record: record as RecordFor<K> }
+      // The entry read above is current: the key's lock is held.
+      if (entry !== null && b4a.equals(entry.value, bytes)) return { changed: false, record: record as RecordFor<K> }
+      await bee.put(key, bytes)
+      return { changed: true, record: record as RecordFor<K> }
     })
   }
 

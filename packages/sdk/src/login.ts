@@ -21,6 +21,12 @@ export interface LoginState {
   keys: Map<string, Uint8Array>
 }
 
+/** A login whose session is issued; `enrolled` resolves once the local replica shows it. */
+export interface LoginOutcome {
+  state: LoginState
+  enrolled: Promise<void>
+}
+
 export interface LoginInit {
   username: string
   password: string
@@ -40,10 +46,10 @@ const CHALLENGE_RETRIES = 3
  * The replica read does not depend on the panel's answers, so it runs beside the OPRF round
  * (docs/benchmarks.md "Login phases"); every step is recorded on `trace`.
  */
-export async function runLogin (link: RpcClient | Promise<RpcClient | null>, reader: CatalogReader, init: LoginInit, trace = new PhaseTrace()): Promise<LoginState> {
+export async function runLogin (link: RpcClient | Promise<RpcClient | null>, reader: CatalogReader, init: LoginInit, trace = new PhaseTrace()): Promise<LoginOutcome> {
   const input = b4a.from(init.password, 'utf8')
   // The replica read needs no answer from the panel: it starts at once, beside the link wait.
-  const reading = trace.time('user record', () => readUser(reader, init.username))
+  const reading = readUser(reader, init.username, trace)
   reading.catch(() => {}) // an earlier failure is thrown first; this one must not go unhandled
   const device = Promise.resolve(init.device)
   device.catch(() => {})
@@ -67,8 +73,10 @@ export async function runLogin (link: RpcClient | Promise<RpcClient | null>, rea
     authSig: toHex(sign(signed, auth.secretKey)),
     deviceSig: toHex(sign(signed, deviceKey.secretKey))
   })))
-  await trace.time('enrollment wait', () => enrolled(reader, init.username, deviceId, session.tokenVersion))
-  return {
+  // The enrollment wait runs beside what follows (the grants here, the display list in the
+  // player); login resolves only after both.
+  const waiting = trace.time('enrollment wait', () => enrolled(reader, init.username, deviceId, session.tokenVersion))
+  const state: LoginState = {
     username: init.username,
     deviceId,
     token: session.token,
@@ -77,6 +85,7 @@ export async function runLogin (link: RpcClient | Promise<RpcClient | null>, rea
     deviceCount: session.deviceCount,
     keys: await trace.time('grants', () => unsealGrants(user, userSecret))
   }
+  return { state, enrolled: waiting }
 }
 
 async function oprfRound (rpc: RpcClient, username: string, input: Uint8Array, trace: PhaseTrace) {
@@ -95,10 +104,10 @@ async function oprfRound (rpc: RpcClient, username: string, input: Uint8Array, t
   }
 }
 
-async function readUser (reader: CatalogReader, username: string): Promise<UserRecord | null> {
+async function readUser (reader: CatalogReader, username: string, trace: PhaseTrace): Promise<UserRecord | null> {
   try {
-    await reader.update({ wait: true, timeoutMs: LOGIN_CATALOG_WAIT_MS })
-    return await reader.getUser(username)
+    await trace.time('catalog update', () => reader.update({ wait: true, timeoutMs: LOGIN_CATALOG_WAIT_MS }))
+    return await trace.time('user record', () => reader.getUser(username))
   } catch (err) {
     throw SdkError.catalogUnavailable(err)
   }

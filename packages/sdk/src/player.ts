@@ -133,7 +133,7 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
     const trace = new PhaseTrace()
     // A login right after connect() waits for the panel link (bounded) instead of failing at once.
     const link = trace.time('panel link', async () => ((await net.waitForPanel(LOGIN_PANEL_WAIT_MS)) && !this.stopped ? net.rpc() : null))
-    const state = await runLogin(link, catalog, { username, password, device: trace.time('device key', () => this.deviceKey()), label: this.config.deviceLabel }, trace)
+    const { state, enrolled } = await runLogin(link, catalog, { username, password, device: trace.time('device key', () => this.deviceKey()), label: this.config.deviceLabel }, trace)
     // Until this login emits its list, catalog pushes only update the replica (one 'streams' per login).
     this.loginPending = true
     try {
@@ -146,6 +146,7 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
         this.vod = vod === null ? null : { enabled: vod.enabled, apiBase: vod.apiBase, service: vod.service, sources: { ...vod.sources }, params: { ...vod.params } }
         this.list = this.buildList()
       })
+      await enrolled
     } finally {
       this.loginPending = false
     }

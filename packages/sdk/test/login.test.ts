@@ -27,12 +27,13 @@ describe('the first login', () => {
     expect(list.map((i) => i.id)).toEqual(['one'])
     const last = player.diagnostics().lastLogin!
     const names = last.phases.map((p) => p.name)
-    for (const step of ['panel link', 'device key', 'user record', 'hello', 'proof of work', 'oprf call', 'argon2id', 'unseal', 'session call', 'enrollment wait', 'grants', 'display list']) {
+    for (const step of ['panel link', 'device key', 'catalog update', 'user record', 'hello', 'proof of work', 'oprf call', 'argon2id', 'unseal', 'session call', 'enrollment wait', 'grants', 'display list']) {
       expect(names, step).toContain(step)
     }
     const at = (name: string) => last.phases.find((p) => p.name === name)!
-    // The replica read does not wait for the OPRF round; the verifier waits for both.
-    expect(at('user record').startMs).toBeLessThan(at('oprf call').startMs)
+    // The replica read does not wait for the link or the OPRF round; the verifier waits for both.
+    expect(at('catalog update').startMs).toBeLessThan(at('hello').startMs)
+    expect(at('user record').startMs).toBeGreaterThanOrEqual(at('catalog update').startMs + at('catalog update').ms - 0.2)
     expect(at('argon2id').startMs).toBeGreaterThanOrEqual(at('oprf call').startMs + at('oprf call').ms - 0.2)
     expect(at('argon2id').startMs).toBeGreaterThanOrEqual(at('user record').startMs + at('user record').ms - 0.2)
     expect(at('session call').startMs).toBeGreaterThanOrEqual(at('argon2id').startMs + at('argon2id').ms - 0.2)

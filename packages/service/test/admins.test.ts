@@ -94,6 +94,21 @@ describe('createAdminRegistry', () => {
     for (const secret of ['first-pw', 'second-pw']) expect(logged).not.toContain(secret)
   })
 
+  it('the auth gate keeps the parsed file, and sees a rewrite by another process at once', async (t) => {
+    const m = makeRegistry(t)
+    await m.registry.add({ name: 'root', password: 'root-pw-1' })
+    expect(await m.registry.currentTokenVersion('root')).toBe(0)
+    // Another registry on the same file stands for the CLI in another process.
+    const other = createAdminRegistry({ activity: createActivity(logSink().log) }, { path: m.path, argon: TEST_ARGON })
+    await other.setPassword('root', 'root-pw-2')
+    expect(await m.registry.currentTokenVersion('root')).toBe(1)
+    await other.remove('root')
+    expect(await m.registry.currentTokenVersion('root')).toBeNull()
+    await other.add({ name: 'ops', password: 'ops-pw-1' })
+    expect(await m.registry.currentTokenVersion('ops')).toBe(0)
+    expect(await m.registry.currentTokenVersion('ops')).toBe(0)
+  })
+
   it('refuses a bad name or an empty password with a validation error naming the field', async (t) => {
     const m = makeRegistry(t)
     await expect(m.registry.add({ name: '../x', password: 'pw' })).rejects.toMatchObject({ code: 'SERVICE_VALIDATION_FAILED', status: 400 })

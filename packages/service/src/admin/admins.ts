@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs'
 import { z } from 'zod'
 import { blake2b256, computeVerifier, fromHex, newSalt, toHex, type ArgonCost } from '@arus/crypto'
 import { ServiceError } from '../errors.js'
@@ -94,6 +95,24 @@ export function createAdminRegistry (components: AdminRegistryComponents, init: 
   const { activity } = components
   const now = init.now ?? Date.now
   const read = async (): Promise<Record<string, AdminEntry>> => ({ ...(await readJsonFile(init.path, AdminsFile, { missing: 'null' }))?.admins })
+  // The auth gate asks on every request: the parsed file is kept while the file is the same
+  // one (every writer, this process or the CLI, renames a new file into place: a new inode).
+  let gateCache: { stamp: string; map: Record<string, AdminEntry> } | null = null
+  const stampOf = (): string | null => {
+    try {
+      const st = statSync(init.path)
+      return `${st.ino}:${st.size}:${st.mtimeMs}`
+    } catch {
+      return null
+    }
+  }
+  const readForGate = async (): Promise<Record<string, AdminEntry>> => {
+    const stamp = stampOf()
+    if (stamp !== null && gateCache?.stamp === stamp) return gateCache.map
+    const map = await read()
+    gateCache = stamp !== null && stamp === stampOf() ? { stamp, map } : null
+    return map
+  }
   const find = (map: Record<string, AdminEntry>, name: string) => (Object.hasOwn(map, name) ? map[name] : undefined)
   /** Read-modify-write under the file lock; the file is rewritten only when the map changed. */
   const update = <R>(fn: (map: Record<string, AdminEntry>) => R): Promise<R> => withFileLock(init.path, async () => {
@@ -146,7 +165,7 @@ export function createAdminRegistry (components: AdminRegistryComponents, init: 
       activity.record({ event: 'admin.password', admin: name }, 'admin password rotated')
       return result
     },
-    async currentTokenVersion (name) { return find(await read(), name)?.tokenVersion ?? null },
+    async currentTokenVersion (name) { return find(await readForGate(), name)?.tokenVersion ?? null },
     async verifierInput (name, password) {
       const a = find(await read(), name)
       if (!a) return null
