@@ -181,7 +181,7 @@ export class FeedSession {
         this.downloads.set(path, d)
         const done = d.done().catch(() => {}).finally(() => { if (this.downloads.get(path) === d) this.downloads.delete(path) })
         await Promise.race([done, delay(READ_AHEAD_STEP_MS)])
-      })()
+      })().catch(() => {}) // best effort: a failed step never holds up the next one
       before = started
     }
     // Forget the oldest requests beyond a small window (the live edge moves on).
