@@ -73,13 +73,22 @@ export class FeedWriterImpl implements FeedWriter, MirrorTarget {
       throw mapReadError(err, '/', 0)
     }
     if (!this.drive.writable) throw FeedError.notWritable()
-    const blobs = await this.drive.getBlobs()
+    let blobs
+    try {
+      blobs = await this.drive.getBlobs()
+    } catch (err) {
+      throw openError(err)
+    }
     for (const core of blobs ? [this.drive.core, blobs.core] : [this.drive.core]) core.on('upload', this.onUpload)
     // Only the blob core is shaped: the metadata core's blocks are a few hundred bytes each and
     // lie on every viewer's critical path (a segment is found through them before it is read),
     // so holding them would add a relay hop to the edge delay for almost no upload saved.
     if (this.shaping !== false && blobs) this.shaper = shapeUploads(blobs.core, this.shaping)
-    await this.loadState()
+    try {
+      await this.loadState()
+    } catch (err) {
+      throw openError(err)
+    }
     this.opened = true
   }
 
@@ -214,4 +223,15 @@ export class FeedWriterImpl implements FeedWriter, MirrorTarget {
     })()
     return this.closing
   }
+}
+
+/**
+ * An error while opening the writer's own (local) drive: metadata that does not decode there
+ * (hyperbee's DECODING_ERROR, or a bare RangeError from decoding garbage) means a wrong
+ * encryptionKey or not a feed; anything else maps as a read error.
+ */
+function openError (err: unknown): FeedError {
+  if (err instanceof FeedError) return err
+  const code = (err as { code?: unknown } | null)?.code
+  return code === undefined || code === 'DECODING_ERROR' ? FeedError.decryptFailed(err) : mapReadError(err, '/', 0)
 }
