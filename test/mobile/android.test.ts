@@ -7,8 +7,8 @@ import {
   ENGINE_MESSAGE_TYPES, EngineCommand, EngineMessageSchema, INITIAL_HOST_STATE, LineDecoder, applyEngineMessage,
   type EngineMessage, type HostState
 } from '@arus/engine-protocol'
-import { cleanupAll, createStack, spawnProcess, tmpDir, type Stack, type TestContextLike } from '@arus/testkit'
-import { BARE, buildBundle } from './worklet-host.js'
+import { cleanupAll, spawnProcess, tmpDir, type Stack, type TestContextLike } from '@arus/testkit'
+import { BARE, engineStack } from './worklet-host.js'
 
 // Issue 20: the native Android SDK's platform-free Kotlin core (mobile/android) checked against
 // the TypeScript reference: the transcript fixtures replayed to the same parsed messages and
@@ -140,10 +140,7 @@ describe('the Kotlin core with the real engine under Bare', () => {
   let bundle: string
 
   beforeAll(async () => {
-    bundle = buildBundle(ctx).bundle
-    stack = await createStack(ctx, { panel: { users: [{ name: 'alice', password: 'alice-pw' }] }, broadcasters: 1 })
-    await stack.broadcasters[0]!.channel('news', { title: 'News' })
-    await stack.panel.api('POST', '/api/users/alice/grants', { streamId: 'news' })
+    ({ stack, bundle } = await engineStack(ctx))
   }, 240_000)
 
   it('starts the engine bundle as a child process, logs in, plays a channel ffmpeg decodes, and stops it', async (t) => {

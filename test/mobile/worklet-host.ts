@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { registerTeardown, tmpDir, type TestContextLike } from '@arus/testkit'
+import { createStack, registerTeardown, tmpDir, type Stack, type TestContextLike } from '@arus/testkit'
 
 const sdk = fileURLToPath(new URL('../../packages/sdk/', import.meta.url))
 
@@ -104,3 +104,16 @@ export function startWorklet (t: TestContextLike, bundle: string, dataDir: strin
     kill: () => { proc.kill('SIGKILL') }
   }
 }
+
+/**
+ * The engine bundle plus a local testnet, a panel with `alice` and a broadcaster playing `news`
+ * granted to her: what the mobile bindings' tests drive the real engine against.
+ */
+export async function engineStack (t: TestContextLike): Promise<{ stack: Stack; bundle: string }> {
+  const bundle = buildBundle(t).bundle
+  const stack = await createStack(t, { panel: { users: [{ name: 'alice', password: 'alice-pw' }] }, broadcasters: 1 })
+  await stack.broadcasters[0]!.channel('news', { title: 'News' })
+  await stack.panel.api('POST', '/api/users/alice/grants', { streamId: 'news' })
+  return { stack, bundle }
+}
+

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EngineCommand, MAX_LINE_BYTES, type EngineMessage } from '@arus/engine-protocol'
-import { cleanupAll, createStack, decodeWithFfmpeg, tmpDir, waitFor, type Stack } from '@arus/testkit'
+import { cleanupAll, decodeWithFfmpeg, tmpDir, waitFor, type Stack } from '@arus/testkit'
 import { ArusBackend, type WorkletLike } from '../src/index.js'
-import { buildBundle } from '../../../test/mobile/worklet-host.js'
+import { engineStack } from '../../../test/mobile/worklet-host.js'
 import { bareWorklet } from './bare-worklet.js'
 
 // Issue 19: ArusBackend against the real engine worklet under Bare (through a stand-in for
@@ -16,10 +16,7 @@ let stack: Stack
 let bundle: string
 
 beforeAll(async () => {
-  bundle = buildBundle(ctx).bundle
-  stack = await createStack(ctx, { panel: { users: [{ name: 'alice', password: 'alice-pw' }] }, broadcasters: 1 })
-  await stack.broadcasters[0]!.channel('news', { title: 'News' })
-  await stack.panel.api('POST', '/api/users/alice/grants', { streamId: 'news' })
+  ({ stack, bundle } = await engineStack(ctx))
 }, 180_000)
 
 afterAll(async () => { await cleanupAll() }, 60_000)
