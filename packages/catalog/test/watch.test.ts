@@ -96,18 +96,24 @@ describe('watchRange on the writer', () => {
   })
 })
 
+/** A writer with streams a, b and c, and a reader on another store (not yet replicating). */
+async function writerAndReader () {
+  const kp = panelKeyPair()
+  const ws = await tempStore()
+  const rs = await tempStore()
+  const w = createCatalogWriter({ store: ws, keyPair: kp })
+  defer(() => w.close())
+  await w.ready()
+  for (const id of ['a', 'b', 'c']) await w.putStream(id, titled(id.toUpperCase()))
+  const r = openCatalogReader({ store: rs, panelPublicKey: kp.publicKey })
+  defer(() => r.close())
+  await r.ready()
+  return { ws, rs, w, r }
+}
+
 describe('watchRange on a replicated reader', () => {
   it('settled() resolves only after every change up to the replica\'s version was reported', async () => {
-    const kp = panelKeyPair()
-    const ws = await tempStore()
-    const rs = await tempStore()
-    const w = createCatalogWriter({ store: ws, keyPair: kp })
-    defer(() => w.close())
-    await w.ready()
-    for (const id of ['a', 'b', 'c']) await w.putStream(id, titled(id.toUpperCase()))
-    const r = openCatalogReader({ store: rs, panelPublicKey: kp.publicKey })
-    defer(() => r.close())
-    await r.ready()
+    const { ws, rs, r } = await writerAndReader()
     const q = changeQueue()
     const watch = r.watch('catalog/', q.push, { initial: true })
     defer(() => watch.close())
@@ -123,16 +129,7 @@ describe('watchRange on a replicated reader', () => {
   })
 
   it('follows the panel across a truncation', async () => {
-    const kp = panelKeyPair()
-    const ws = await tempStore()
-    const rs = await tempStore()
-    const w = createCatalogWriter({ store: ws, keyPair: kp })
-    defer(() => w.close())
-    await w.ready()
-    for (const id of ['a', 'b', 'c']) await w.putStream(id, titled(id.toUpperCase()))
-    const r = openCatalogReader({ store: rs, panelPublicKey: kp.publicKey })
-    defer(() => r.close())
-    await r.ready()
+    const { ws, rs, w, r } = await writerAndReader()
     replicate(ws, rs)
     await r.update({ wait: true })
 
