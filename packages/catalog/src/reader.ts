@@ -37,7 +37,10 @@ export class CatalogReaderImpl implements CatalogReader {
     // Only the key derived from the panel public key: hypercore accepts a block only when the
     // tree signature verifies against the manifest's signer, the panel key.
     this.key = catalogCoreKey(panelPublicKey)
-    this.core = store.get({ key: this.key, timeout: readTimeoutMs })
+    // allowLatestBlock: an upgrade request (sent as soon as the panel announces a new length)
+    // asks for the newest block in the same message, so a live push arrives with the node the
+    // watch's diff reads first: one round trip, not two (docs/architecture.md "Edit propagation").
+    this.core = store.get({ key: this.key, timeout: readTimeoutMs, allowLatestBlock: true })
     this.core.on('verification-error', this.onVerificationError)
     this.bee = new Hyperbee<Uint8Array>(this.core, BEE_OPTIONS)
   }

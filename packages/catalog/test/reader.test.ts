@@ -60,6 +60,32 @@ describe('reader over replication', () => {
     expect(await q.next(10_000)).toEqual([{ key: 'catalog/film', value: null }])
   })
 
+  it('an edit reaches a reader together with its newest block (asked for with the upgrade)', async () => {
+    const kp = panelKeyPair()
+    const ws = await tempStore()
+    const rs = await tempStore()
+    const w = await writerOn(ws, kp)
+    await w.putStream('ch1', liveRecord())
+    const r = await readerOn(rs, kp.publicKey)
+    replicate(ws, rs)
+    expect(await r.update({ wait: true })).toBe(true)
+    // At each append event the newest block is already stored: the watch's diff reads it
+    // locally instead of asking the panel for it (docs/architecture.md "Edit propagation").
+    const core = r.bee.core
+    const arrived: boolean[] = []
+    const checks: Array<Promise<void>> = []
+    const onAppend = (): void => { const last = core.length - 1; checks.push(core.has(last).then((has: boolean) => { arrived.push(has) })) }
+    core.on('append', onAppend)
+    defer(() => { core.off('append', onAppend) })
+    for (let i = 0; i < 5; i++) {
+      const seen = once(core, 'append')
+      await w.putStream('ch1', liveRecord({ title: `Edit ${i}` }))
+      await seen
+    }
+    await Promise.all(checks)
+    expect(arrived).toEqual([true, true, true, true, true])
+  })
+
   it('skips and counts values that fail their schema instead of throwing', async () => {
     const kp = panelKeyPair()
     const ws = await tempStore()
