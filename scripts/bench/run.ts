@@ -20,7 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { cleanupAll, waitFor } from '@arus/testkit'
 import { startBrowser, type BrowserBench } from './browser.js'
-import { CHANNEL, RATES, VIEWER_NODE_FLAGS, procStats, startStack, type Broadcaster, type Stack, type Viewer } from './stack.js'
+import { CHANNEL, RATES, VIEWER_MALLOC_ARENA_MAX, VIEWER_NODE_FLAGS, procStats, startStack, type Broadcaster, type Stack, type Viewer } from './stack.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const flag = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
@@ -97,6 +97,30 @@ async function tune (v: Viewer, id: string): Promise<number> {
   return (await v.next((l) => l.type === 'tune' && l.id === id, 90_000, from)).ms
 }
 
+/** Wall clock with sub-millisecond resolution, comparable across the processes of this machine. */
+const hrNow = (): number => performance.timeOrigin + performance.now()
+
+/**
+ * One admin title edit, traced (docs/architecture.md "Edit propagation"): ms after the PATCH
+ * was sent until the answer came, until the viewer's catalog core appended it, and until its
+ * 'streams' event showed the new title.
+ */
+async function titleEdit (stack: Stack, v: Viewer, id: string): Promise<{ answered: number; appended: number | null; streams: number }> {
+  const title = `${id} edit ${Date.now()}`
+  const from = v.lines.length
+  const sent = hrNow()
+  await stack.edit('PATCH', `/api/streams/${id}`, { title })
+  const answered = hrNow() - sent
+  const seen = await v.next((l) => l.type === 'streams' && l.titles[id] === title, 30_000, from)
+  const append = v.lines.slice(from).find((l) => l.type === 'catalog-append' && l.hr >= sent)
+  return { answered, appended: append === undefined ? null : append.hr - sent, streams: seen.hr - sent }
+}
+const notePropagation = (s: Samples, t: Awaited<ReturnType<typeof titleEdit>>) => {
+  push(s, 'propagation_ms', t.streams)
+  push(s, 'propagation.answered_ms', t.answered)
+  if (t.appended !== null) push(s, 'propagation.viewer_append_ms', t.appended)
+}
+
 /**
  * Per run and configuration: a fresh viewer logs in, cold-tunes a never-opened channel, plays
  * the live edge alone (single-viewer edge delay), sees an admin title edit arrive, zaps to the
@@ -118,11 +142,7 @@ async function latency (stack: Stack, bc: Record<ConfigKey, Broadcaster>, sample
       const playing = Date.now()
       await sleep(PLAY_S * 1000)
       for (const d of edgeDelays(bc[key], [v], playing)) push(s, 'edge_delay_ms(1 viewer)', d)
-      const title = `${ch} edit ${Date.now()}`
-      const from = v.lines.length
-      const sent = Date.now()
-      await stack.edit('PATCH', `/api/streams/${ch}`, { title })
-      push(s, 'propagation_ms', (await v.next((l) => l.type === 'streams' && l.titles[ch] === title, 30_000, from)).at - sent)
+      notePropagation(s, await titleEdit(stack, v, ch))
       push(s, 'zap_ms(prefetch off)', await tune(v, next))
       await v.stop()
 
@@ -201,13 +221,9 @@ async function rates (stack: Stack, b: Broadcaster, browser: BrowserBench, sampl
       push(s, 'viewer_rss_mb', last.rssMb!)
       for (const k of ['heapUsedMb', 'heapTotalMb', 'externalMb', 'arrayBuffersMb', 'anonMb', 'fileMb'] as const) if (typeof last[k] === 'number') push(s, `mem.${k}`, last[k])
       for (let e = 0; e < EDITS; e++) {
-        const title = `${id} edit ${Date.now()}`
-        const from = v.lines.length
-        const sent = Date.now()
-        await stack.edit('PATCH', `/api/streams/${id}`, { title })
-        const seen = await v.next((l) => l.type === 'streams' && l.titles[id] === title, 30_000, from)
-        push(s, 'propagation_ms', seen.at - sent)
-        push(all, 'propagation_ms', seen.at - sent)
+        const t = await titleEdit(stack, v, id)
+        notePropagation(s, t)
+        push(all, 'propagation_ms', t.streams)
         await sleep(300)
       }
       await v.stop()
@@ -322,6 +338,9 @@ async function egress (stack: Stack, bc: Record<ConfigKey, Broadcaster>, samples
       results.push(r)
     }
   }
+  // The audience leaves with its phase: the bitrate phase measures one fresh viewer at a time,
+  // like the latency runs (eight idle viewer processes would share the two cores with it).
+  await Promise.all(viewers.map((v) => v.stop()))
   return results
 }
 
@@ -336,7 +355,7 @@ const summarize = (s: Samples) => Object.fromEntries(Object.entries(s).map(([k, 
 /** Sort key of a metric row: latency first, then per audience size. */
 const rowOrder = (k: string) => {
   const n = Number(/\((\d+) viewer/.exec(k)?.[1] ?? 0)
-  const base = ['login_ms', 'cold_tune_ms', 'zap_ms(prefetch off)', 'zap_ms(prefetch on)', 'propagation_ms', 'viewer_rss_mb', 'broadcaster_rss_mb', 'cpu_pct_per_channel'].indexOf(k)
+  const base = ['login_ms', 'cold_tune_ms', 'zap_ms(prefetch off)', 'zap_ms(prefetch on)', 'propagation_ms', 'propagation.answered_ms', 'propagation.viewer_append_ms', 'viewer_rss_mb', 'broadcaster_rss_mb', 'cpu_pct_per_channel'].indexOf(k)
   return base >= 0 ? base : 100 + n * 10 + ['join', 'edge', 'relay', 'egress', 'viewer_cpu'].findIndex((p) => k.startsWith(p))
 }
 
@@ -355,7 +374,7 @@ function render (metrics: Record<ConfigKey, Record<string, Summary>>, meta: { da
       `Viewers are separate processes (scripts/bench/viewer.ts, @arus/sdk, reseed mode) that play the live edge. Every measurement is taken for both configurations, interleaved in alternating order. ` +
       `${RUNS} latency runs (a fresh viewer each, playing ${PLAY_S} s alone) and ${COLD_RUNS} more cold tunes (fresh viewers); cpu_pct_per_channel is the broadcaster (with its ffmpeg) over that phase, all channels running. ` +
       `Then only the egress channels run, and the same ${COUNTS.join(', then ')} viewer processes watch one channel of each broadcaster in turn, ABBA: ${WINDOW_S / 2} s counted after ${WARMUP_S} s of warm-up, four times per audience size, so each configuration is counted for ${WINDOW_S} s in two halves that bracket the other's. ` +
-      'join_tune_ms(N viewers) times each playing viewer zapping into the audience after the others (first visits; fresh viewers\' cold first tunes excluded); edge_delay_ms(1 viewer) pools the latency runs and the 1-viewer windows; relay_ms is how long the origin held a request before a viewer served the block and the requester cancelled it; viewer_cpu_pct is per viewer process (100 = one core).',
+      'join_tune_ms(N viewers) times each playing viewer zapping into the audience after the others (first visits; fresh viewers\' cold first tunes excluded); edge_delay_ms(1 viewer) pools the latency runs and the 1-viewer windows; relay_ms is how long the origin held a request before a viewer served the block and the requester cancelled it; viewer_cpu_pct is per viewer process (100 = one core); propagation_ms is a title PATCH sent → the viewer\'s \'streams\' event, and its trace: propagation.answered_ms when the panel\'s answer came back, propagation.viewer_append_ms when the viewer\'s catalog core appended the edit (sub-millisecond wall clocks of the processes).',
     '',
     `| Metric: median (min–max, samples) | ${CONFIGS.map((c) => c.label).join(' | ')} | shaped vs unshaped (medians) |`,
     `|---|${CONFIGS.map(() => '---').join('|')}|---|`,
@@ -371,7 +390,7 @@ function renderRates (m: Record<RateKey, Record<string, Summary>>, measured: Rec
   const label = (k: RateKey) => `${k}: ${RATES[k].transcode.width}x${RATES[k].transcode.height}, ${kbps(k)} kb/s set, ${measured[k]} kb/s measured`
   return [
     `Bitrate dimension (same run): a third broadcaster at its defaults with two \`test\` channels, ${RATE_KEYS.map(label).join('; ')}; ${CHANNEL.hlsTime} s segments. ` +
-      `Only these two channels run in this phase (after the others stopped). Viewer processes run \`node ${VIEWER_NODE_FLAGS.join(' ') || '(default flags)'}\` (docs/architecture.md "Viewer memory"). ` +
+      `Only these two channels run in this phase (after the others stopped), and no other viewer process (the egress audience left with its phase). Viewer processes run \`${VIEWER_MALLOC_ARENA_MAX === '' ? '' : `MALLOC_ARENA_MAX=${VIEWER_MALLOC_ARENA_MAX} `}node ${VIEWER_NODE_FLAGS.join(' ') || '(default flags)'}\` (docs/architecture.md "Viewer memory"). ` +
       `${RATE_ROUNDS} rounds, alternating order; per round and bitrate a fresh viewer process logs in (one login() call right after connect(), no host retry), cold-tunes, plays the live edge for ${RATE_PLAY_S} s ` +
       `(viewer_rss_mb is the sample at the end; (while playing) pools the samples every 10 s; mem.* split it: V8 heap, external and array buffers, anonymous and file-backed resident pages), then sees ${EDITS} admin title edits (PATCH sent → 'streams' event); ` +
       'then another fresh viewer resolves the channel and Debian Chromium starts it with hls.js (npm, default config) in a page on 127.0.0.1: first_frame_ms is hls.loadSource() → the first video frame presented (requestVideoFrameCallback).',

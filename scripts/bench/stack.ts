@@ -22,6 +22,11 @@ const VIEWER = join(root, 'scripts/bench/viewer.mjs')
  * (docs/architecture.md "Viewer memory").
  */
 export const VIEWER_NODE_FLAGS = (process.env.BENCH_VIEWER_NODE_FLAGS ?? '--max-semi-space-size=1').split(' ').filter(Boolean)
+/**
+ * glibc malloc arenas of every viewer process: BENCH_VIEWER_MALLOC_ARENA_MAX ('' for glibc's
+ * default, 8 per core). Default 2, the same host setting (docs/architecture.md "Viewer memory").
+ */
+export const VIEWER_MALLOC_ARENA_MAX = process.env.BENCH_VIEWER_MALLOC_ARENA_MAX ?? '2'
 export const USER = { name: 'bench', password: 'bench-viewer-pw' }
 const ADMIN = { name: 'admin', password: 'bench-admin-pw' }
 
@@ -150,7 +155,8 @@ export async function startStack (specs: BroadcasterSpec[]): Promise<Stack> {
           env: {
             ...process.env, BENCH_PANEL_KEY: panel.panelKey, BENCH_BOOTSTRAP: kit!.bootstrap, BENCH_STORE: join(work, `viewer-${++n}`),
             BENCH_USER: USER.name, BENCH_PASSWORD: USER.password, BENCH_ZAP_PREFETCH: opts.zapPrefetch ? '1' : '0',
-            BENCH_LOGIN_DELAY_MS: String(opts.loginDelayMs ?? 0)
+            BENCH_LOGIN_DELAY_MS: String(opts.loginDelayMs ?? 0),
+            ...(VIEWER_MALLOC_ARENA_MAX === '' ? {} : { MALLOC_ARENA_MAX: VIEWER_MALLOC_ARENA_MAX })
           },
           stdio: ['pipe', 'pipe', 'inherit']
         })

@@ -10,7 +10,7 @@
  * storage.writeBufferMiB; default: the SDK's).
  * Commands: { cmd: 'tune', id } (also a zap when playing), { cmd: 'resolve', id } (only
  * resolve: the URL for a browser player), { cmd: 'stats' }, { cmd: 'stop' }.
- * Lines: login (ms, phases), streams, tune, resolved, segment (first byte of each live segment),
+ * Lines: login (ms, phases), streams (hr: sub-ms wall clock), catalog-append (hr), tune, resolved, segment (first byte of each live segment),
  * stats, error.
  */
 import { readFileSync } from 'node:fs'
@@ -36,7 +36,7 @@ const player = createPlayer({
   tune: { timeoutMs: 20_000 },
   ...(process.env.BENCH_WRITE_BUFFER_MIB ? { storage: { writeBufferMiB: Number(process.env.BENCH_WRITE_BUFFER_MIB) } } : {})
 })
-player.on('streams', (list) => out({ type: 'streams', titles: Object.fromEntries(list.map((s) => [s.id, s.title])) }))
+player.on('streams', (list) => out({ type: 'streams', titles: Object.fromEntries(list.map((s) => [s.id, s.title])), hr: performance.timeOrigin + performance.now() }))
 player.on('error', (err) => out({ type: 'error', message: err.message }))
 
 let playing = null
@@ -137,6 +137,10 @@ function memory () {
 }
 
 await player.connect()
+// The propagation trace's middle step: when this viewer's catalog core appended an edit (a
+// bench-only look inside the SDK; apps see only 'streams').
+const catalogCore = player.catalog.bee.core
+catalogCore.on('append', () => out({ type: 'catalog-append', length: catalogCore.length, hr: performance.timeOrigin + performance.now() }))
 const delay = Number(process.env.BENCH_LOGIN_DELAY_MS ?? 0)
 if (delay > 0) await sleep(delay)
 const t0 = Date.now()

@@ -56,6 +56,11 @@ export const DEFAULT_LIST_LIMIT = 100
 export const MAX_LIST_LIMIT = 1000
 /** watchRange: delay before retrying after a failed diff (e.g. a peer left mid-read). */
 export const WATCH_RETRY_MS = 1000
+/**
+ * watchRange: up to this many appends since the last pass are read block by block (each names
+ * the key it changed); more (a large batch, a long gap) are diffed tree against tree.
+ */
+export const WATCH_HISTORY_MAX = 64
 
 /** Bee options shared by writer and reader: UTF-8 keys, canonical JSON bytes as values. */
 export const BEE_OPTIONS = { keyEncoding: 'utf-8', valueEncoding: 'binary' } as const

@@ -2,7 +2,7 @@ import b4a from 'b4a'
 import type Hyperbee from 'hyperbee'
 import { decodeRecord } from './codec.js'
 import type { CatalogRecord } from './codec.js'
-import { DEFAULT_READ_TIMEOUT_MS, WATCH_RETRY_MS } from './constants.js'
+import { DEFAULT_READ_TIMEOUT_MS, WATCH_HISTORY_MAX, WATCH_RETRY_MS } from './constants.js'
 import { prefixRange } from './keys.js'
 
 /** One changed key: its new record, or null when deleted (or no longer a valid record). */
@@ -152,9 +152,11 @@ class RangeWatcher implements RangeWatch {
       const fork = snap.core.fork
       const version = snap.version
       if (fork === this.seenFork && version === this.seenVersion) return
-      const raw = fork === this.seenFork && version > this.seenVersion
-        ? await this.diff(snap)
-        : await this.rescan(snap)
+      const raw = fork !== this.seenFork || version < this.seenVersion
+        ? await this.rescan(snap)
+        : version - this.seenVersion <= WATCH_HISTORY_MAX
+          ? await this.replay(snap)
+          : await this.diff(snap)
       this.seenFork = fork
       this.seenVersion = version
       const silent = this.silent
@@ -166,19 +168,43 @@ class RangeWatcher implements RangeWatch {
     }
   }
 
+  /**
+   * A few appends since the last reported version (the usual live edit): each hyperbee block
+   * names the one key it put or deleted, so reading those blocks (the newest one arrives with the
+   * upgrade) gives the changes without walking both trees.
+   */
+  private async replay (snap: Hyperbee): Promise<Array<[string, Uint8Array | null]>> {
+    const latest = new Map<string, Uint8Array | null>()
+    const from = this.seenVersion
+    // The history stream reads one block after another: ask for the older ones all at once.
+    if (snap.version - from > 1) await Promise.all(Array.from({ length: snap.version - from }, (_, i) => snap.core.get(from + i, this.readOpts)))
+    const stream = this.stream = snap.createHistoryStream({ gte: from, lt: snap.version, ...this.readOpts })
+    for await (const entry of stream) {
+      const key = entry.key as string
+      if (key < this.range.gte || key >= this.range.lt) continue
+      latest.set(key, entry.type === 'del' ? null : (entry.value as Uint8Array))
+    }
+    return this.changed(latest)
+  }
+
   /** Changes between the last reported version and `snap`, on the same fork. */
   private async diff (snap: Hyperbee): Promise<Array<[string, Uint8Array | null]>> {
+    const latest = new Map<string, Uint8Array | null>()
+    const stream = this.stream = snap.createDiffStream(this.seenVersion, this.range, this.readOpts)
+    for await (const entry of stream) latest.set(entry.left?.key ?? entry.right?.key, (entry.left?.value as Uint8Array | undefined) ?? null)
+    return this.changed(latest)
+  }
+
+  /** The keys of `latest` whose bytes differ from the last report, in key order; `known` updated. */
+  private changed (latest: Map<string, Uint8Array | null>): Array<[string, Uint8Array | null]> {
     const next = new Map(this.known)
     const out: Array<[string, Uint8Array | null]> = []
-    const stream = this.stream = snap.createDiffStream(this.seenVersion, this.range, this.readOpts)
-    for await (const entry of stream) {
-      const key: string = entry.left?.key ?? entry.right?.key
-      const bytes = (entry.left?.value as Uint8Array | undefined) ?? null
-      if (!sameBytes(next.get(key) ?? null, bytes)) {
-        out.push([key, bytes])
-        if (bytes === null) next.delete(key)
-        else next.set(key, bytes)
-      }
+    for (const key of [...latest.keys()].sort()) {
+      const bytes = latest.get(key)!
+      if (sameBytes(next.get(key) ?? null, bytes)) continue
+      out.push([key, bytes])
+      if (bytes === null) next.delete(key)
+      else next.set(key, bytes)
     }
     this.known = next
     return out

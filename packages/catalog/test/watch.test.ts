@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createCatalogWriter, openCatalogReader, watchRange } from '@arus/catalog'
+import { createCatalogWriter, openCatalogReader, WATCH_HISTORY_MAX, watchRange } from '@arus/catalog'
 import type { CatalogWriter, RangeChange, StreamRecord } from '@arus/catalog'
 import { changeQueue, cleanup, defer, liveRecord, panelKeyPair, replicate, tempStore, userRecord } from './helpers.js'
 
@@ -51,6 +51,37 @@ describe('watchRange on the writer', () => {
       for (const id of ['c', 'a', 'b']) await b.put(`catalog/${id}`, titled(id))
     })
     expect((await q.next()).map((c: RangeChange) => c.key)).toEqual(['catalog/a', 'catalog/b', 'catalog/c'])
+  })
+
+  it('a short gap is read block by block and a long one diffed: the same changes either way', async () => {
+    const w = await openWriter()
+    for (const id of ['gone', 'kept']) await w.putStream(id, titled(id))
+    const q = changeQueue()
+    const watch = w.watch('catalog/', q.push)
+    defer(() => watch.close())
+    await watch.ready()
+    for (const n of [5, WATCH_HISTORY_MAX + 6]) {
+      // One batch: n appends seen by one pass. A key put and then deleted, a key put twice,
+      // a key deleted, a key rewritten with its own bytes, and a key of another prefix.
+      await w.batch(async (b) => {
+        await b.put('catalog/brief', titled(`brief ${n}`))
+        await b.del('catalog/brief')
+        await b.put('catalog/twice', titled('first'))
+        await b.put('catalog/twice', titled(`second ${n}`))
+        await b.del('catalog/gone')
+        await b.put('catalog/kept', titled('kept'))
+        await b.put('user/ana', userRecord({ tokenVersion: n }))
+        for (let i = 0; i < n - 5; i++) await b.put(`catalog/n${n}-${i}`, titled(`${i}`))
+      })
+      const changes = await q.next()
+      const fillers = Array.from({ length: n - 5 }, (_, i) => `catalog/n${n}-${i}`)
+      expect(changes.map((c: RangeChange) => c.key)).toEqual(['catalog/gone', 'catalog/twice', ...fillers].sort())
+      expect(changes.find((c: RangeChange) => c.key === 'catalog/gone')?.value).toBeNull()
+      expect(changes.find((c: RangeChange) => c.key === 'catalog/twice')?.value).toEqual(titled(`second ${n}`))
+      expect(q.pending()).toBe(0)
+      await w.putStream('gone', titled('gone')) // back for the next round
+      expect(await q.next()).toEqual([{ key: 'catalog/gone', value: titled('gone') }])
+    }
   })
 
   it('a burst of concurrent puts is fully reported', async () => {
@@ -126,6 +157,25 @@ describe('watchRange on a replicated reader', () => {
     expect([...view]).toEqual([['catalog/a', 'A'], ['catalog/b', 'B'], ['catalog/c', 'C']])
     await watch.settled() // caught up: returns at once, reports nothing more
     expect(q.pending()).toBe(0)
+  })
+
+  it('reports a batch of edits that reached the replica as several appends at once', async () => {
+    const { ws, rs, w, r } = await writerAndReader()
+    const q = changeQueue()
+    const watch = r.watch('catalog/', q.push)
+    defer(() => watch.close())
+    replicate(ws, rs)
+    await r.update({ wait: true })
+    await watch.settled()
+    while (q.pending() > 0) await q.next() // the replicated starting content
+    await w.batch(async (b) => {
+      await b.put('catalog/a', titled('A2'))
+      await b.del('catalog/b')
+      await b.put('catalog/d', titled('D'))
+    })
+    const view = new Map<string, string | null>()
+    await until(q, view, (v) => v.size === 3)
+    expect([...view].sort()).toEqual([['catalog/a', 'A2'], ['catalog/b', null], ['catalog/d', 'D']])
   })
 
   it('follows the panel across a truncation', async () => {

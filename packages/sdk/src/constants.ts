@@ -79,10 +79,10 @@ export const LOGIN_PANEL_WAIT_MS = 10_000
  * The replica store (Arus, docs/architecture.md "Viewer memory"): RocksDB's memtable. Media
  * blocks pass through it before a flush writes them to disk, so it bounds how much of the
  * stream stays in memory (RocksDB's default, 64 MiB twice over, held a minute of a 5 Mbit/s
- * stream); 4 MiB flushes about every 6 s at 5 Mbit/s.
+ * stream); 2 MiB flushes about every 3 s at 5 Mbit/s, and RocksDB keeps at most two memtables.
  */
 export const STORAGE_DEFAULTS = {
-  writeBufferMiB: 4
+  writeBufferMiB: 2
 } as const
 /** How long login waits for the replicated user record after the OPRF reply (Arus). */
 export const LOGIN_CATALOG_WAIT_MS = 15_000

@@ -69,7 +69,7 @@ export interface PlayerInit {
    */
   server?: { holdMs?: number; stallMs?: number; readAheadSegments?: number; allowOrigin?: string | null }
   /**
-   * The replica store (Arus): writeBufferMiB (4, 1-64) is RocksDB's memtable, which media
+   * The replica store (Arus): writeBufferMiB (2, 1-64) is RocksDB's memtable, which media
    * passes through before it is flushed to disk; it bounds the engine's memory at any bitrate.
    */
   storage?: { writeBufferMiB?: number }

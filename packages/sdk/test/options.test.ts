@@ -1,5 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createPlayer, SdkError, SDK_ERROR_CODES } from '@arus/sdk'
+import { createTestnet, tmpDir } from '@arus/testkit'
 
 describe('createPlayer options', () => {
   it('accepts no options and every option of the spec table', async () => {
@@ -45,6 +48,31 @@ describe('createPlayer options', () => {
     const p = createPlayer()
     expect(p.diagnostics()).toMatchObject({ uploadPolicy: 'reseed', zap: { enabled: false } })
     await p.stop()
+  })
+})
+
+describe('storage.writeBufferMiB', () => {
+  /** write_buffer_size of the replica store's column family, from the OPTIONS file RocksDB wrote. */
+  const memtableBytes = (storeDir: string): number => {
+    const db = join(storeDir, 'corestore', 'db')
+    const file = readdirSync(db).filter((f) => f.startsWith('OPTIONS-')).sort().pop()!
+    const section = readFileSync(join(db, file), 'utf8').split('[CFOptions "corestore"]')[1]!
+    return Number(/^\s*write_buffer_size=(\d+)$/m.exec(section)![1])
+  }
+
+  it('sizes the memtable the replica store opens with (default 2 MiB)', async (t) => {
+    const testnet = await createTestnet(t)
+    for (const [storage, bytes] of [[undefined, 2 * 1024 * 1024], [{ writeBufferMiB: 8 }, 8 * 1024 * 1024]] as const) {
+      const storeDir = tmpDir(t, 'arus-sdk-wb-')
+      const p = createPlayer({ panelPubKey: 'ab'.repeat(32), storeDir, swarm: { bootstrap: testnet.bootstrap }, ...(storage === undefined ? {} : { storage }) })
+      await p.connect()
+      await p.stop()
+      expect(memtableBytes(storeDir)).toBe(bytes)
+    }
+  })
+
+  it.each([0, 65, 1.5])('refuses %j', (writeBufferMiB) => {
+    expect(() => createPlayer({ storage: { writeBufferMiB } })).toThrow(expect.objectContaining({ code: 'SDK_INVALID_OPTIONS' }))
   })
 })
 
