@@ -5,7 +5,7 @@
  * when the answer came, when the viewer's catalog core appended the edit, and when 'streams'
  * fired, in ms after the request was sent.
  *
- *   pnpm exec tsc -b && pnpm exec tsx scripts/trace-propagation.ts [edits=25] [others=0]
+ *   pnpm exec tsc -b && pnpm exec tsx scripts/trace-propagation.ts [edits=25] [others=0] [pauseMs=200]
  *
  * `others`: that many more viewers (in this process) stay logged in meanwhile, so the panel
  * answers a whole audience for every edit.
@@ -19,6 +19,7 @@ import { createPlayer, type DisplayItem } from '../packages/sdk/dist/index.js'
 
 const EDITS = Math.min(500, Math.max(1, Number(process.argv[2] ?? 25)))
 const OTHERS = Math.min(32, Math.max(0, Number(process.argv[3] ?? 0)))
+const PAUSE_MS = Math.min(120_000, Math.max(0, Number(process.argv[4] ?? 200)))
 const USER = { name: 'tracer', password: 'tracer-pw-123456' }
 const ADMIN = { name: 'admin', password: 'trace-admin-pw' }
 const now = (): number => performance.timeOrigin + performance.now()
@@ -77,7 +78,7 @@ try {
     await Promise.race([seen, new Promise((_resolve, reject) => setTimeout(() => reject(new Error('no streams event in 10 s')), 10_000))])
     core.off('append', onAppend)
     rows.push({ answered: answered - t0, appended: appended - t0, streams: streams - t0 })
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    await new Promise((resolve) => setTimeout(resolve, PAUSE_MS))
   }
   const median = (xs: number[]): number => { const v = [...xs].sort((a, b) => a - b); return v.length % 2 ? v[(v.length - 1) / 2]! : (v[v.length / 2 - 1]! + v[v.length / 2]!) / 2 }
   const fmt = (k: keyof typeof rows[number]): string => `${median(rows.map((r) => r[k])).toFixed(2)} ms (min ${Math.min(...rows.map((r) => r[k])).toFixed(2)}, max ${Math.max(...rows.map((r) => r[k])).toFixed(2)})`

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { generateSigningKeyPair } from '@arus/crypto'
+import { fromHex, generateSigningKeyPair, oprf, solvePow, toHex } from '@arus/crypto'
 import { checkSession, sessionLive } from '@arus/sdk'
 import { RpcError } from '@arus/rpc'
 import { cleanupAll, createTestnet, tmpDir, type Testnet, viewerLogin, WrongPasswordError } from '@arus/testkit'
@@ -55,6 +55,23 @@ describe('viewer login over the DHT', () => {
     expect(user?.devices.map((d) => d.label)).toEqual(['test tv'])
     // And the online check finds the device enrolled with a matching tokenVersion.
     expect(await sessionLive(link.reader, payload!)).toBe(true)
+  })
+
+  it("the OPRF reply comes with the blocks of the user's record offered to the viewer's replica", async () => {
+    await link.reader.update({ wait: true })
+    // Local reads only: true once every block of the lookup is in the replica.
+    const local = (name: string) => link.reader.bee.get(`user/${name}`, { wait: false }).then((e) => e !== null, () => false)
+    expect(await local('dave')).toBe(false)
+    const hello = await link.rpc.hello()
+    const { blindedElement } = oprf.blind(new TextEncoder().encode('any password'))
+    await link.rpc.login({ username: 'dave', blinded: toHex(blindedElement), powNonce: toHex(solvePow(fromHex(hello.challenge, 32), hello.difficulty)) })
+    // This peer never asked for user/dave: the blocks come only because the panel offered them.
+    let found = false
+    for (let i = 0; i < 250 && !found; i++) {
+      found = await local('dave')
+      if (!found) await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    expect(found).toBe(true)
   })
 
   it('fails a wrong password on the client, before any session', async () => {

@@ -118,6 +118,12 @@ export interface CatalogWriter {
   /** Runs `fn` with every key locked and appends its writes atomically (nothing if unchanged). */
   batch(fn: (b: CatalogBatch) => Promise<void> | void): Promise<{ changed: number }>
   watch(prefix: string, onChange: (changes: RangeChange[]) => void, opts?: WatchRangeOptions): RangeWatch
+  /**
+   * Tells one replicating peer (by its Noise public key) which blocks a lookup of `key` reads,
+   * so its replica fetches them before it looks (hyperbee's own cache hint, the message a
+   * reader's lookup sends when it would wait). False when that peer has no catalog channel.
+   */
+  offerPath(key: string, remotePublicKey: Uint8Array): boolean
   getStream(id: string): Promise<StreamRecord | null>
   putStream(id: string, record: StreamRecord): Promise<PutResult>
   deleteStream(id: string): Promise<PutResult>

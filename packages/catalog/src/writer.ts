@@ -148,6 +148,19 @@ export class CatalogWriterImpl implements CatalogWriter {
     return { ready: () => watch.ready(), settled: () => watch.settled(), close: async () => { this.watches.delete(watch); await watch.close() } }
   }
 
+  offerPath (key: string, remotePublicKey: Uint8Array): boolean {
+    parseKey(key)
+    const bee = this._bee
+    const extension = bee?.extension as { onget?: (message: { version: number; key: string }, peer: unknown) => void } | null | undefined
+    if (bee == null || this.closing !== null || typeof extension?.onget !== 'function') return false
+    const peer = bee.core.peers.find((p: { remotePublicKey?: Uint8Array }) => p.remotePublicKey !== undefined && b4a.equals(p.remotePublicKey, remotePublicKey))
+    if (peer === undefined) return false
+    // The same walk the extension does for a reader's own request (no waiting, local blocks
+    // only), answered to this one peer with the list of block indexes.
+    extension.onget({ version: bee.version, key }, peer)
+    return true
+  }
+
   // Typed conveniences.
   async getStream (id: string): Promise<StreamRecord | null> { return this.get(keys.stream(id)) }
   async putStream (id: string, record: StreamRecord): Promise<PutResult> { return this.put(keys.stream(id), record) }

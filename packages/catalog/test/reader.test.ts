@@ -86,6 +86,32 @@ describe('reader over replication', () => {
     expect(arrived).toEqual([true, true, true, true, true])
   })
 
+  it('offerPath makes a replica fetch the blocks of a lookup before it looks', async () => {
+    const kp = panelKeyPair()
+    const ws = await tempStore()
+    const rs = await tempStore()
+    const w = await writerOn(ws, kp)
+    for (let i = 0; i < 40; i++) await w.putUser(`u${i}`, userRecord())
+    await w.putStream('ch1', liveRecord())
+    const r = await readerOn(rs, kp.publicKey)
+    replicate(ws, rs)
+    expect(await r.update({ wait: true })).toBe(true)
+    const local = () => r.bee.get('user/u17', { wait: false }).then((e) => e !== null, () => false)
+    expect(await local()).toBe(false) // only the newest block came with the upgrade
+    expect(w.offerPath('user/u17', b4a.alloc(32, 9))).toBe(false) // not a peer of this catalog
+    const peer = w.bee.core.peers[0]!.remotePublicKey as Uint8Array
+    expect(w.offerPath('user/u17', peer)).toBe(true)
+    // The reader never asked: only the offered list brings the blocks (bounded wait).
+    let found = false
+    for (let i = 0; i < 100 && !found; i++) {
+      found = await local()
+      if (!found) await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    expect(found).toBe(true)
+    expect(await r.getUser('u17')).toEqual(userRecord())
+    expect(() => w.offerPath('not a key', peer)).toThrow()
+  })
+
   it('skips and counts values that fail their schema instead of throwing', async () => {
     const kp = panelKeyPair()
     const ws = await tempStore()

@@ -1,4 +1,4 @@
-import type { UserRecord } from '@arus/catalog'
+import { keys as catalogKeys, type UserRecord } from '@arus/catalog'
 import {
   createPowChallenge, deriveUserOprfKey, fromHex, oprf, randomBytes, signToken, toHex, verify, verifyPow
 } from '@arus/crypto'
@@ -65,6 +65,10 @@ export function createAuthHandlers (ctx: PanelContext, throttle: Throttle, metri
       }
       s.sessionChallenge = randomBytes(32)
       s.sessionUser = req.username
+      // The viewer reads user/<name> from its replica next (docs/architecture.md "The first
+      // login"): its replica is told which blocks that read needs, beside this reply. Known or
+      // not, the name's path is offered alike (the catalog is public to viewers anyway).
+      try { ctx.catalog.offerPath(catalogKeys.user(req.username), call.remotePublicKey) } catch { /* best effort: the read works without it */ }
       return { v: 1, evaluated: toHex(evaluated), sessionChallenge: toHex(s.sessionChallenge) }
     },
 
