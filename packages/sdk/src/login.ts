@@ -43,7 +43,8 @@ const CHALLENGE_RETRIES = 3
  * OPRF login → read user/<name> from the verified replica → finalize → check the Argon2id
  * verifier (a wrong password fails here, client-side) → unseal → session.
  *
- * The replica read does not depend on the panel's answers, so it runs beside the OPRF round
+ * The replica read does not depend on the panel's answers, so it runs beside the OPRF round,
+ * and the blinding and the finalize run while the link or the read is still waited for
  * (docs/benchmarks.md "Login phases"); every step is recorded on `trace`.
  */
 export async function runLogin (link: RpcClient | Promise<RpcClient | null>, reader: CatalogReader, init: LoginInit, trace = new PhaseTrace()): Promise<LoginOutcome> {
@@ -53,12 +54,24 @@ export async function runLogin (link: RpcClient | Promise<RpcClient | null>, rea
   reading.catch(() => {}) // an earlier failure is thrown first; this one must not go unhandled
   const device = Promise.resolve(init.device)
   device.catch(() => {})
+  // The blinding needs only the password (a few ms of ristretto255 in JS): done while the link
+  // dials, not between the proof of work and the OPRF call.
+  const blinded = await trace.time('blind', () => oprf.blind(input))
   const rpc = await link
   if (rpc === null) throw SdkError.notConnected()
-  const { reply, blind } = await oprfRound(rpc, init.username, input, trace)
+  const { reply, blind } = await oprfRound(rpc, init.username, input, blinded, trace)
+  // Finalized while the replica read may still run (a wrong evaluation is reported after the
+  // record, as before: an unknown user stays a wrong password).
+  let rwd: Uint8Array | null = null
+  let finalizeError: unknown = null
+  try {
+    rwd = deriveRwd(oprf.finalize(input, blind, fromHex(reply.evaluated, 32)))
+  } catch (err) {
+    finalizeError = err
+  }
   const user = await reading
   if (user === null) throw SdkError.wrongPassword()
-  const rwd = deriveRwd(oprf.finalize(input, blind, fromHex(reply.evaluated, 32)))
+  if (rwd === null) throw finalizeError
   const verifier = await trace.time('argon2id', () => computeVerifier(rwd, fromHex(user.salt, 16), user.argon))
   if (!constantTimeEqual(verifier, fromHex(user.verifier, 32))) throw SdkError.wrongPassword()
 
@@ -88,11 +101,12 @@ export async function runLogin (link: RpcClient | Promise<RpcClient | null>, rea
   return { state, enrolled: waiting }
 }
 
-async function oprfRound (rpc: RpcClient, username: string, input: Uint8Array, trace: PhaseTrace) {
+async function oprfRound (rpc: RpcClient, username: string, input: Uint8Array, first: ReturnType<typeof oprf.blind>, trace: PhaseTrace) {
   for (let attempt = 1; ; attempt++) {
     const hello = await trace.time('hello', () => call(() => rpc.hello()))
     const nonce = await trace.time('proof of work', () => solvePow(fromHex(hello.challenge, 32), hello.difficulty))
-    const { blind, blindedElement } = oprf.blind(input)
+    // A fresh blinding for every retry: two attempts never send the same element.
+    const { blind, blindedElement } = attempt === 1 ? first : oprf.blind(input)
     try {
       const reply = await trace.time('oprf call', () => call(() => rpc.login({ username, blinded: toHex(blindedElement), powNonce: toHex(nonce) }), true))
       return { reply, blind }

@@ -27,12 +27,14 @@ describe('the first login', () => {
     expect(list.map((i) => i.id)).toEqual(['one'])
     const last = player.diagnostics().lastLogin!
     const names = last.phases.map((p) => p.name)
-    for (const step of ['panel link', 'device key', 'catalog update', 'user record', 'hello', 'proof of work', 'oprf call', 'argon2id', 'unseal', 'session call', 'enrollment wait', 'grants', 'display list']) {
+    for (const step of ['panel link', 'device key', 'blind', 'catalog update', 'user record', 'hello', 'proof of work', 'oprf call', 'argon2id', 'unseal', 'session call', 'enrollment wait', 'grants', 'display list']) {
       expect(names, step).toContain(step)
     }
     const at = (name: string) => last.phases.find((p) => p.name === name)!
     // The replica read does not wait for the link or the OPRF round; the verifier waits for both.
     expect(at('catalog update').startMs).toBeLessThan(at('hello').startMs)
+    // The blinding needs only the password: done before the link is used, not after the proof of work.
+    expect(at('blind').startMs + at('blind').ms).toBeLessThanOrEqual(at('hello').startMs + 0.2)
     expect(at('user record').startMs).toBeGreaterThanOrEqual(at('catalog update').startMs + at('catalog update').ms - 0.2)
     expect(at('argon2id').startMs).toBeGreaterThanOrEqual(at('oprf call').startMs + at('oprf call').ms - 0.2)
     expect(at('argon2id').startMs).toBeGreaterThanOrEqual(at('user record').startMs + at('user record').ms - 0.2)
