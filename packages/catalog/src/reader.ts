@@ -38,8 +38,9 @@ export class CatalogReaderImpl implements CatalogReader {
     // tree signature verifies against the manifest's signer, the panel key.
     this.key = catalogCoreKey(panelPublicKey)
     // allowLatestBlock: an upgrade request (sent as soon as the panel announces a new length)
-    // asks for the newest block in the same message, so a live push arrives with the node the
-    // watch's diff reads first: one round trip, not two (docs/architecture.md "Edit propagation").
+    // asks for the newest block in the same message, so a live edit arrives with the block the
+    // watch reads: one round trip, not two (docs/architecture.md "Edit propagation"; the
+    // hypercore patch guards the local resolve this keeps in flight).
     this.core = store.get({ key: this.key, timeout: readTimeoutMs, allowLatestBlock: true })
     this.core.on('verification-error', this.onVerificationError)
     this.bee = new Hyperbee<Uint8Array>(this.core, BEE_OPTIONS)
