@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createTestnet, tmpDir } from '@arus/testkit'
 import { isStoreCorruption } from '../../src/corruption.js'
+import { STORAGE_DEFAULTS } from '../../src/constants.js'
 import { Network } from '../../src/network.js'
 import type { FsModule } from '../../src/runtime.js'
 
@@ -11,7 +12,7 @@ async function network (t: { onTestFinished(fn: () => unknown): void }) {
   const testnet = await createTestnet(t)
   const storeDir = tmpDir(t, 'arus-net-')
   const recovered: Error[] = []
-  const net = new Network({ storeDir, bootstrap: testnet.bootstrap, maxPeers: 8, announce: true, fs: fs as unknown as FsModule, onRecovered: (e) => recovered.push(e) })
+  const net = new Network({ storeDir, bootstrap: testnet.bootstrap, maxPeers: 8, writeBufferMiB: STORAGE_DEFAULTS.writeBufferMiB, announce: true, fs: fs as unknown as FsModule, onRecovered: (e) => recovered.push(e) })
   t.onTestFinished(() => net.destroy())
   await net.openStore()
   return { net, storeDir, recovered }
