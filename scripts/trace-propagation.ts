@@ -11,11 +11,11 @@
  * answers a whole audience for every edit.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
-import { Agent, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { cleanupAll, createStack } from '@arus/testkit'
 import { createPlayer, type DisplayItem } from '../packages/sdk/dist/index.js'
+import { adminClient } from './bench/stack.js'
 
 const EDITS = Math.min(500, Math.max(1, Number(process.argv[2] ?? 25)))
 const OTHERS = Math.min(32, Math.max(0, Number(process.argv[3] ?? 0)))
@@ -24,30 +24,12 @@ const USER = { name: 'tracer', password: 'tracer-pw-123456' }
 const ADMIN = { name: 'admin', password: 'trace-admin-pw' }
 const now = (): number => performance.timeOrigin + performance.now()
 
-const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-function call (base: string, method: string, path: string, body: unknown, token: string | null): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const data = body === undefined ? null : Buffer.from(JSON.stringify(body))
-    const headers = { ...(data === null ? {} : { 'content-type': 'application/json', 'content-length': data.byteLength }), ...(token === null ? {} : { authorization: `Bearer ${token}` }) }
-    const req = request(base + path, { method, agent, headers }, (res) => {
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (c: string) => { text += c })
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
-    })
-    req.setTimeout(30_000, () => req.destroy(new Error('no answer in 30 s')))
-    req.on('error', reject)
-    req.end(data ?? undefined)
-  })
-}
-
 const store = await mkdtemp(join(tmpdir(), 'arus-trace-'))
 const kit = await createStack(undefined, { panel: { admin: ADMIN, users: [USER], testEnv: false } })
 try {
-  const base = kit.panel.adminUrl!
-  const token = (JSON.parse((await call(base, 'POST', '/api/login', { username: ADMIN.name, password: ADMIN.password }, null)).text) as { token: string }).token
-  await call(base, 'POST', '/api/streams', { id: 'ch1', title: 'Channel 1' }, token)
-  await call(base, 'POST', `/api/users/${USER.name}/grants`, { streamId: 'ch1' }, token)
+  const call = adminClient(kit.panel.adminUrl!, ADMIN)
+  await call('POST', '/api/streams', { id: 'ch1', title: 'Channel 1' })
+  await call('POST', `/api/users/${USER.name}/grants`, { streamId: 'ch1' })
   const viewer = (dir: string) => createPlayer({ panelPubKey: kit.panel.panelKey, storeDir: dir, swarm: { bootstrap: kit.bootstrap.split(',').map((hp) => ({ host: hp.split(':')[0]!, port: Number(hp.split(':')[1]) })) } })
   const others = []
   for (let i = 0; i < OTHERS; i++) {
@@ -72,8 +54,7 @@ try {
       player.on('streams', on)
     })
     const t0 = now()
-    const r = await call(base, 'PATCH', '/api/streams/ch1', { title }, token)
-    if (r.status !== 200) throw new Error(`PATCH: ${r.status} ${r.text}`)
+    await call('PATCH', '/api/streams/ch1', { title }) // throws unless 2xx
     const answered = now()
     await Promise.race([seen, new Promise((_resolve, reject) => setTimeout(() => reject(new Error('no streams event in 10 s')), 10_000))])
     core.off('append', onAppend)

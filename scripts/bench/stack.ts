@@ -173,8 +173,11 @@ export async function startStack (specs: BroadcasterSpec[]): Promise<Stack> {
   }
 }
 
-/** A bearer-token admin client on one kept-alive node:http connection (logs in on first use). */
-function adminClient (base: string, admin: { name: string; password: string }): (method: string, path: string, body: unknown) => Promise<{ status: number }> {
+/**
+ * A bearer-token admin client on one kept-alive node:http connection (logs in on first use;
+ * a non-2xx answer throws). Also scripts/trace-propagation.ts's client.
+ */
+export function adminClient (base: string, admin: { name: string; password: string }): (method: string, path: string, body: unknown) => Promise<{ status: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   let token: string | null = null
   const send = (method: string, path: string, body: unknown, auth: string | null) => new Promise<{ status: number; text: string }>((resolve, reject) => {

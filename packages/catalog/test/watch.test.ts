@@ -202,16 +202,7 @@ describe('watchRange on a replicated reader', () => {
   })
 
   it('catches up after a reorg that happened while it was disconnected', async () => {
-    const kp = panelKeyPair()
-    const ws = await tempStore()
-    const rs = await tempStore()
-    const w = createCatalogWriter({ store: ws, keyPair: kp })
-    defer(() => w.close())
-    await w.ready()
-    for (const id of ['a', 'b', 'c']) await w.putStream(id, titled(id.toUpperCase())) // length 4
-    const r = openCatalogReader({ store: rs, panelPublicKey: kp.publicKey })
-    defer(() => r.close())
-    await r.ready()
+    const { ws, rs, w, r } = await writerAndReader() // length 4
     let stop = replicate(ws, rs)
     await r.update({ wait: true })
     const q = changeQueue()
