@@ -30,13 +30,19 @@ describe('report commands beside a running panel', () => {
 
     // The panel ingests 400 reports (each on its own channel: 400 records) while two CLI processes change r1 and r2.
     let sent = 0
+    let cliRun: Promise<unknown> = Promise.resolve()
     const ingest = (async () => {
       for (let round = 0; round < 100; round++) {
+        // The last round waits for both CLI commands, so they always finish while the panel
+        // still ingests (a fast ingest once outran two process start-ups).
+        if (round === 99) await cliRun.catch(() => {})
         const replies = await Promise.all(devices.map((d, i) => viewers.rpc.request('report', { v: 1, ...report(d.token, `live-${round}-${i}`) })))
         for (const r of replies) { expect(r).toEqual({ v: 1, ok: true }); sent++ }
       }
     })()
-    const [acked, resolved] = await Promise.all([panel.cli(['ack-report', r1!]), panel.cli(['resolve-report', r2!, 'fixed upstream'])])
+    const cli = Promise.all([panel.cli(['ack-report', r1!]), panel.cli(['resolve-report', r2!, 'fixed upstream'])])
+    cliRun = cli
+    const [acked, resolved] = await cli
     const sentWhenCliDone = sent
     await ingest
     expect(sentWhenCliDone).toBeGreaterThan(0) // the CLI really ran while the panel was writing
