@@ -36,6 +36,7 @@ beforeAll(async () => {
   await cliJson(env, ['create-user', 'carol'], 'carol-pw\n')
   await cliJson(env, ['create-user', 'dave'], 'dave-pw\n')
   await cliJson(env, ['set-max-devices', 'dave', '2'])
+  await cliJson(env, ['create-user', 'erin'], 'erin-pw\n')
   await spawnPanel(undefined, env)
 }, 60_000)
 
@@ -72,6 +73,21 @@ describe('viewer login over the DHT', () => {
       if (!found) await new Promise((resolve) => setTimeout(resolve, 20))
     }
     expect(found).toBe(true)
+  })
+
+  it("kdf answers the record's salt and cost, and an unknown name a stable salt with the accounts' cost, unthrottled", async () => {
+    await link.reader.update({ wait: true })
+    const alice = (await link.reader.getUser('alice'))!
+    expect(await link.rpc.kdf({ username: 'alice' })).toEqual({ v: 1, salt: alice.salt, argon: { opslimit: alice.argon.opslimit, memlimit: alice.argon.memlimit } })
+    const nobody = await link.rpc.kdf({ username: 'nobody' })
+    expect(nobody.salt).toMatch(/^[0-9a-f]{32}$/)
+    expect(await link.rpc.kdf({ username: 'nobody' })).toEqual(nobody) // the same answer every time, as for a real account
+    expect(nobody.argon).toEqual({ opslimit: alice.argon.opslimit, memlimit: alice.argon.memlimit }) // the cost new accounts get
+    expect((await link.rpc.kdf({ username: 'nobody-else' })).salt).not.toBe(nobody.salt)
+    expect(nobody.salt).not.toBe(alice.salt)
+    // No proof of work and no throttle hit (LOCKOUT_THRESHOLD is 3 here): a login still works after.
+    for (let i = 0; i < 5; i++) await link.rpc.kdf({ username: 'erin' })
+    await expect(viewerLogin(link.rpc, link.reader, { username: 'erin', password: 'erin-pw' })).resolves.toMatchObject({ token: expect.any(String) })
   })
 
   it('fails a wrong password on the client, before any session', async () => {

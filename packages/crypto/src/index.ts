@@ -29,6 +29,7 @@ export { DEFAULT_ARGON, TEST_ARGON, ARGON_LIMITS, validateArgonCost } from './ar
 export type { ArgonCost } from './argon.js'
 export {
   deriveUserOprfKey,
+  deriveDecoySalt,
   deriveRwd,
   computeVerifier,
   verifyVerifier,

@@ -1,7 +1,7 @@
 /**
  * @packageDocumentation
- * `@arus/rpc` — the panel's peer-to-peer method table (hello, login, session,
- * register) over protomux-rpc on Hyperswarm connections: zod schemas for every
+ * `@arus/rpc` — the panel's peer-to-peer method table (hello, login, kdf, session,
+ * register, report) over protomux-rpc on Hyperswarm connections: zod schemas for every
  * request and reply, a responder that never throws on bad input, and a typed
  * client. The wire is specified in docs/rpc-protocol.md (spec 1-panel.md
  * "Peer-to-peer RPC"). This package does no cryptography: the panel verifies
@@ -13,7 +13,7 @@ import { startClient } from './client.js'
 import type { RpcMethod, RpcReply, RpcRequest } from './methods.js'
 import type { RpcErrorBody } from './reasons.js'
 import { startResponder } from './responder.js'
-import type { HelloReply, LoginReply, LoginRequest, SessionReply, SessionRequest } from './schema-auth.js'
+import type { HelloReply, KdfReply, KdfRequest, LoginReply, LoginRequest, SessionReply, SessionRequest } from './schema-auth.js'
 import type { RegisterReply, RegisterRequest } from './schema-register.js'
 import type { ReportReply, ReportRequest } from './schema-report.js'
 
@@ -21,7 +21,7 @@ export { PROTOCOL_VERSION, MAX_REQUEST_BYTES, MAX_REGISTER_PAYLOAD_BYTES, DEFAUL
 export { RpcError, RPC_ERROR_CODES, type RpcErrorCode, type RpcRemoteErrorFields } from './errors.js'
 export { RPC_ERROR_REASONS, COMMON_ERROR_REASONS, ErrorReply, type RpcErrorReason, type RpcErrorBody } from './reasons.js'
 export { METHODS, isRpcMethod, type MethodSpec, type RpcMethod, type RpcRequest, type RpcReply } from './methods.js'
-export { HelloRequest, HelloReply, LoginRequest, LoginReply, SessionRequest, SessionReply } from './schema-auth.js'
+export { HelloRequest, HelloReply, LoginRequest, LoginReply, KdfRequest, KdfReply, SessionRequest, SessionReply } from './schema-auth.js'
 export { RegisterRequest, RegisterReply } from './schema-register.js'
 export {
   ReportRequest, ReportReply, ReportEvent, REPORT_CATEGORIES, REPORT_EVENT_KINDS, REPORT_TEXT_MAX, REPORT_EVENTS_MAX,
@@ -85,6 +85,8 @@ export interface RpcClient {
   hello (opts?: RpcCallOptions): Promise<HelloReply>
   /** OPRF login step; needs a prior hello and a nonce meeting its difficulty. */
   login (req: Omit<LoginRequest, 'v'>, opts?: RpcCallOptions): Promise<LoginReply>
+  /** A username's Argon2id salt and cost (an older panel: `RPC_UNKNOWN_METHOD`). */
+  kdf (req: Omit<KdfRequest, 'v'>, opts?: RpcCallOptions): Promise<KdfReply>
   /** Enroll this device and get a session token. */
   session (req: Omit<SessionRequest, 'v'>, opts?: RpcCallOptions): Promise<SessionReply>
   /** Publish a signed register payload (text from `encodeRegisterPayload`). */

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { RpcErrorReason } from './reasons.js'
-import { HelloReply, HelloRequest, LoginReply, LoginRequest, SessionReply, SessionRequest } from './schema-auth.js'
+import { HelloReply, HelloRequest, KdfReply, KdfRequest, LoginReply, LoginRequest, SessionReply, SessionRequest } from './schema-auth.js'
 import { RegisterReply, RegisterRequest } from './schema-register.js'
 import { MAX_REPORT_REQUEST_BYTES, ReportReply, ReportRequest } from './schema-report.js'
 
@@ -36,6 +36,12 @@ export const METHODS = {
     reply: LoginReply,
     errors: ['bad-pow', 'no-challenge', 'locked'],
     summary: 'evaluate a blinded OPRF element after a proof of work'
+  },
+  kdf: {
+    request: KdfRequest,
+    reply: KdfReply,
+    errors: [],
+    summary: "give a username's Argon2id salt and cost, so the verifier can start before the replica has the record"
   },
   session: {
     request: SessionRequest,

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { Count, EpochMs, Hex32, Hex64, text, Username, Version } from './schema-common.js'
+import { Count, EpochMs, Hex32, Hex64, hexBytes, text, Username, Version } from './schema-common.js'
 
 // Viewer login methods. Spec: 1-panel.md "Peer-to-peer RPC" (hello, login,
 // session) and "Authentication" 6; ARCHITECTURE.md "Login".
@@ -32,6 +32,25 @@ export const LoginReply = z.strictObject({
   sessionChallenge: Hex32
 })
 export type LoginReply = z.infer<typeof LoginReply>
+
+/** `kdf` request: the username whose Argon2id salt and cost the client needs for its verifier. */
+export const KdfRequest = z.strictObject({ v: Version, username: Username })
+export type KdfRequest = z.infer<typeof KdfRequest>
+
+/**
+ * `kdf` reply: the salt and cost of `user/<username>` as the panel's catalog holds them (for an
+ * unknown name, a salt derived from the panel's seed and the panel's current cost, stable per
+ * name). Bounds are libsodium's Argon2id limits.
+ */
+export const KdfReply = z.strictObject({
+  v: Version,
+  salt: hexBytes(16),
+  argon: z.strictObject({
+    opslimit: z.number().int().min(1).max(0xffffffff),
+    memlimit: z.number().int().min(8192).max(Number.MAX_SAFE_INTEGER)
+  })
+})
+export type KdfReply = z.infer<typeof KdfReply>
 
 /** `session` request: device enrollment signed by the user's auth key and the device key. */
 export const SessionRequest = z.strictObject({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  COMMON_ERROR_REASONS, ErrorReply, HelloReply, LoginRequest, MAX_REQUEST_BYTES, METHODS, PROTOCOL_VERSION,
+  COMMON_ERROR_REASONS, ErrorReply, HelloReply, KdfReply, KdfRequest, LoginRequest, MAX_REQUEST_BYTES, METHODS, PROTOCOL_VERSION,
   RPC_ERROR_CODES, RPC_ERROR_REASONS, RegisterRequest, SessionReply, SessionRequest, sessionSignedBytes
 } from '@arus/rpc'
 import { hexOf } from './helpers.js'
@@ -9,7 +9,7 @@ describe('constants and tables', () => {
   it('fixes the wire constants', () => {
     expect(PROTOCOL_VERSION).toBe(1)
     expect(MAX_REQUEST_BYTES).toBe(65536)
-    expect(Object.keys(METHODS)).toEqual(['hello', 'login', 'session', 'register', 'report'])
+    expect(Object.keys(METHODS)).toEqual(['hello', 'login', 'kdf', 'session', 'register', 'report'])
   })
 
   it('lists only known reasons per method, and codes are package-prefixed', () => {
@@ -48,6 +48,19 @@ describe('schemas', () => {
     const reply = { v: 1, token: 't', expiresAt: 1, tokenVersion: 0, deviceCount: 0 }
     expect(SessionReply.safeParse(reply).success).toBe(true)
     expect(SessionReply.safeParse({ ...reply, tokenVersion: -1 }).success).toBe(false)
+  })
+
+  it('kdf: a username in, a 16-byte salt and a cost inside libsodium\'s Argon2id limits out', () => {
+    expect(KdfRequest.safeParse({ v: 1, username: 'alice' }).success).toBe(true)
+    expect(KdfRequest.safeParse({ v: 1, username: '' }).success).toBe(false)
+    expect(KdfRequest.safeParse({ v: 1, username: 'alice', extra: 1 }).success).toBe(false)
+    const reply = { v: 1, salt: hexOf(16), argon: { opslimit: 3, memlimit: 64 * 1024 * 1024 } }
+    expect(KdfReply.safeParse(reply).success).toBe(true)
+    expect(KdfReply.safeParse({ ...reply, salt: hexOf(32) }).success).toBe(false)
+    expect(KdfReply.safeParse({ ...reply, argon: { opslimit: 0, memlimit: 8192 } }).success).toBe(false)
+    expect(KdfReply.safeParse({ ...reply, argon: { opslimit: 1, memlimit: 8191 } }).success).toBe(false)
+    expect(KdfReply.safeParse({ ...reply, argon: { opslimit: 2 ** 32, memlimit: 8192 } }).success).toBe(false)
+    expect(KdfReply.safeParse({ ...reply, argon: { opslimit: 1, memlimit: 8192, p: 1 } }).success).toBe(false)
   })
 
   it('register checks the payload text inside the request', () => {

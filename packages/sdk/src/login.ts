@@ -2,7 +2,7 @@ import b4a from 'b4a'
 import type { CatalogReader, UserRecord } from '@arus/catalog'
 import {
   computeVerifier, constantTimeEqual, deriveAuthKeyPair, deriveRwd, deriveWrapKey, fromHex, oprf, openGrant,
-  openSecret, sign, solvePow, toHex, type KeyPair
+  openSecret, sign, solvePow, toHex, type ArgonCost, type KeyPair
 } from '@arus/crypto'
 import { RpcError, sessionSignedBytes, type RpcClient } from '@arus/rpc'
 import { LOGIN_CATALOG_WAIT_MS, LOGIN_ENROLL_WAIT_MS } from './constants.js'
@@ -43,9 +43,10 @@ const CHALLENGE_RETRIES = 3
  * OPRF login → read user/<name> from the verified replica → finalize → check the Argon2id
  * verifier (a wrong password fails here, client-side) → unseal → session.
  *
- * The replica read does not depend on the panel's answers, so it runs beside the OPRF round,
- * and the blinding and the finalize run while the link or the read is still waited for
- * (docs/benchmarks.md "Login phases"); every step is recorded on `trace`.
+ * The replica read does not depend on the panel's answers, so it runs beside the OPRF round;
+ * the blinding and the finalize run while the link or the read is still waited for, and
+ * Argon2id starts with the salt and cost of the panel's `kdf` answer when that comes before the
+ * record (docs/benchmarks.md "Login phases"); every step is recorded on `trace`.
  */
 export async function runLogin (link: RpcClient | Promise<RpcClient | null>, reader: CatalogReader, init: LoginInit, trace = new PhaseTrace()): Promise<LoginOutcome> {
   const input = b4a.from(init.password, 'utf8')
@@ -59,6 +60,9 @@ export async function runLogin (link: RpcClient | Promise<RpcClient | null>, rea
   const blinded = await trace.time('blind', () => oprf.blind(input))
   const rpc = await link
   if (rpc === null) throw SdkError.notConnected()
+  // The salt and cost, asked beside the OPRF round: Argon2id can then start with the OPRF
+  // reply instead of after the replica's read (an older panel: from the record, as before).
+  const kdf = askKdf(rpc, init.username, trace)
   const { reply, blind } = await oprfRound(rpc, init.username, input, blinded, trace)
   // Finalized while the replica read may still run (a wrong evaluation is reported after the
   // record, as before: an unknown user stays a wrong password).
@@ -69,10 +73,11 @@ export async function runLogin (link: RpcClient | Promise<RpcClient | null>, rea
   } catch (err) {
     finalizeError = err
   }
-  const user = await reading
-  if (user === null) throw SdkError.wrongPassword()
-  if (rwd === null) throw finalizeError
-  const verifier = await trace.time('argon2id', () => computeVerifier(rwd, fromHex(user.salt, 16), user.argon))
+  if (rwd === null) {
+    if ((await reading) === null) throw SdkError.wrongPassword()
+    throw finalizeError
+  }
+  const { user, verifier } = await verifierFor(rwd, kdf, reading, trace)
   if (!constantTimeEqual(verifier, fromHex(user.verifier, 32))) throw SdkError.wrongPassword()
 
   const { userSecret, auth } = await trace.time('unseal', () => ({ userSecret: openSecret(deriveWrapKey(rwd), user.encPriv), auth: deriveAuthKeyPair(rwd) }))
@@ -116,6 +121,44 @@ async function oprfRound (rpc: RpcClient, username: string, input: Uint8Array, f
       throw translate(err)
     }
   }
+}
+
+/** The Argon2id input besides rwd: `user.salt` and `user.argon`. */
+interface KdfParams { salt: string; argon: ArgonCost }
+
+const paramsOf = (user: UserRecord | null): KdfParams | null => user === null ? null : { salt: user.salt, argon: user.argon }
+
+/** The panel's `kdf` answer, or null when it has none (an older panel: unknown method) or fails. */
+function askKdf (rpc: RpcClient, username: string, trace: PhaseTrace): Promise<KdfParams | null> {
+  return trace.time('kdf call', () => rpc.kdf({ username })).then((r) => ({ salt: r.salt, argon: r.argon }), () => null)
+}
+
+/**
+ * Argon2id with the salt and cost that come first: the panel's `kdf` answer or the replica's
+ * record. The result counts only when the record, which is what the verifier is checked
+ * against, names the same salt and cost; otherwise (a password rotated in between) it runs
+ * again with the record's. No Argon2id run outlives this call, whichever way it ends.
+ */
+async function verifierFor (rwd: Uint8Array, kdf: Promise<KdfParams | null>, reading: Promise<UserRecord | null>, trace: PhaseTrace): Promise<{ user: UserRecord, verifier: Uint8Array }> {
+  const first = await Promise.race([kdf.then((p) => p ?? reading.then(paramsOf)), reading.then(paramsOf)])
+  if (first === null) throw SdkError.wrongPassword() // the record came first, and there is none
+  const argon = (p: KdfParams): Promise<Uint8Array> => trace.time('argon2id', () => computeVerifier(rwd, fromHex(p.salt, 16), p.argon))
+  const running = argon(first)
+  const settle = async (): Promise<void> => { await running.catch(() => {}) }
+  let user: UserRecord | null
+  try {
+    user = await reading
+  } catch (err) {
+    await settle()
+    throw err
+  }
+  if (user === null) {
+    await settle()
+    throw SdkError.wrongPassword()
+  }
+  const verifier = await running
+  const same = first.salt === user.salt && first.argon.opslimit === user.argon.opslimit && first.argon.memlimit === user.argon.memlimit
+  return { user, verifier: same ? verifier : await argon(paramsOf(user)!) }
 }
 
 async function readUser (reader: CatalogReader, username: string, trace: PhaseTrace): Promise<UserRecord | null> {

@@ -1,6 +1,6 @@
 import { keys as catalogKeys, type UserRecord } from '@arus/catalog'
 import {
-  createPowChallenge, deriveUserOprfKey, fromHex, oprf, randomBytes, signToken, toHex, verify, verifyPow
+  createPowChallenge, deriveDecoySalt, deriveUserOprfKey, fromHex, oprf, randomBytes, signToken, toHex, verify, verifyPow
 } from '@arus/crypto'
 import { sessionSignedBytes, type RpcContext, type RpcErrorBody, type RpcReply, type RpcRequest } from '@arus/rpc'
 import type { AnalyticsRecorder } from '../analytics/index.js'
@@ -70,6 +70,16 @@ export function createAuthHandlers (ctx: PanelContext, throttle: Throttle, metri
       // not, the name's path is offered alike (the catalog is public to viewers anyway).
       try { ctx.catalog.offerPath(catalogKeys.user(req.username), call.remotePublicKey) } catch { /* best effort: the read works without it */ }
       return { v: 1, evaluated: toHex(evaluated), sessionChallenge: toHex(s.sessionChallenge) }
+    },
+
+    async kdf (req: RpcRequest<'kdf'>): Promise<RpcReply<'kdf'>> {
+      // The salt and cost the viewer's replica will show for user/<name>, so its Argon2id starts
+      // with the OPRF reply instead of after the record's blocks arrive (docs/architecture.md "The
+      // first login"). The catalog is public to viewers, so this tells nothing new; an unknown
+      // name still gets a salt (stable per name) and the current cost, like a real one.
+      const user = await ctx.catalog.getUser(req.username)
+      if (user !== null) return { v: 1, salt: user.salt, argon: { opslimit: user.argon.opslimit, memlimit: user.argon.memlimit } }
+      return { v: 1, salt: toHex(deriveDecoySalt(ctx.identity.oprfSeed, req.username)), argon: { opslimit: ctx.settings.argon.opslimit, memlimit: ctx.settings.argon.memlimit } }
     },
 
     async session (req: RpcRequest<'session'>, call: CallContext): Promise<RpcReply<'session'> | Err> {
