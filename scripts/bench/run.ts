@@ -26,7 +26,11 @@ const root = fileURLToPath(new URL('../..', import.meta.url))
 const flag = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
 const QUICK = process.argv.includes('--quick')
 const SKIP_LATENCY = process.argv.includes('--skip-latency')
-/** `--only=rates`: only the bitrate phase (memory, login, propagation, first frame); not written to the doc. */
+/**
+ * `--only=rates`: only the bitrate phase (memory, login, propagation, first frame); `--only=latency`:
+ * only the latency phase (logins, tunes, zaps, edge delay, propagation while ten channels encode).
+ * Neither is written to the doc.
+ */
 const ONLY = flag('only')
 const RATE_ROUNDS = Number(flag('rate-rounds') ?? (QUICK ? 1 : 3))
 const RATE_PLAY_S = Number(flag('play') ?? (QUICK ? 10 : 30))
@@ -461,20 +465,23 @@ try {
   let egressResults: EgressResult[] = []
   if (ONLY !== 'rates') {
     if (!SKIP_LATENCY) await latency(stack, bc, samples)
-    egressResults = await egress(stack, bc, samples)
+    if (ONLY !== 'latency') egressResults = await egress(stack, bc, samples)
   }
   for (const c of CONFIGS) for (const id of [...latencyChannels(c.key), egressChannel(c.key)]) await bc[c.key].bc('POST', `/api/channels/${id}/stop`).catch(() => {})
-  for (const k of RATE_KEYS) await rb.bc('POST', `/api/channels/${rateChannel(k)}/start`)
-  await waitFor(async () => (await Promise.all(RATE_KEYS.map((k) => rb.bc('GET', `/api/channels/${rateChannel(k)}`)))).every((c) => c.state === 'up' && c.registered && (c.playlist?.segments ?? 0) >= CHANNEL.hlsListSize),
+  if (ONLY !== 'latency') for (const k of RATE_KEYS) await rb.bc('POST', `/api/channels/${rateChannel(k)}/start`)
+  if (ONLY !== 'latency') await waitFor(async () => (await Promise.all(RATE_KEYS.map((k) => rb.bc('GET', `/api/channels/${rateChannel(k)}`)))).every((c) => c.state === 'up' && c.registered && (c.playlist?.segments ?? 0) >= CHANNEL.hlsListSize),
     { timeoutMs: 90_000, intervalMs: 500, message: 'rate channels up with a full playlist' })
-  browser = await startBrowser()
-  const r0 = await Promise.all(RATE_KEYS.map((k) => rb.bc('GET', `/api/channels/${rateChannel(k)}`)))
-  const rt0 = Date.now()
-  await rates(stack, rb, browser, rateSamples, all)
-  const r1 = await Promise.all(RATE_KEYS.map((k) => rb.bc('GET', `/api/channels/${rateChannel(k)}`)))
-  const measuredKbps = Object.fromEntries(RATE_KEYS.map((k, i) => [k, Math.round((r1[i].playlist.bytesWritten - r0[i].playlist.bytesWritten) * 8 / 1000 / ((Date.now() - rt0) / 1000))]))
-  await browser.close()
-  browser = null
+  let measuredKbps: Record<string, number> = {}
+  if (ONLY !== 'latency') {
+    browser = await startBrowser()
+    const r0 = await Promise.all(RATE_KEYS.map((k) => rb.bc('GET', `/api/channels/${rateChannel(k)}`)))
+    const rt0 = Date.now()
+    await rates(stack, rb, browser, rateSamples, all)
+    const r1 = await Promise.all(RATE_KEYS.map((k) => rb.bc('GET', `/api/channels/${rateChannel(k)}`)))
+    measuredKbps = Object.fromEntries(RATE_KEYS.map((k, i) => [k, Math.round((r1[i].playlist.bytesWritten - r0[i].playlist.bytesWritten) * 8 / 1000 / ((Date.now() - rt0) / 1000))]))
+    await browser.close()
+    browser = null
+  }
   const metrics = { shaped: summarize(samples.shaped), unshaped: summarize(samples.unshaped) }
   const rateMetrics = Object.fromEntries(RATE_KEYS.map((k) => [k, summarize(rateSamples[k])])) as Record<RateKey, Record<string, Summary>>
   const meta = { date: new Date().toISOString().slice(0, 10), cores: cpus().length, model: cpus()[0]?.model.trim() ?? 'cpu', load: loadavg().map((x) => x.toFixed(1)).join(', ') }
@@ -482,7 +489,7 @@ try {
   await mkdir(join(root, 'bench-results'), { recursive: true })
   const file = join(root, 'bench-results', `bench-${new Date().toISOString().replace(/[:.]/g, '-')}${QUICK ? '-quick' : FULL ? '' : '-focused'}.json`)
   await writeFile(file, JSON.stringify(result, null, 2))
-  const body = [ONLY === 'rates' ? '' : render(metrics, meta), renderRates(rateMetrics, measuredKbps, summarize(all)), renderPhases(loginPhases)].filter(Boolean).join('\n\n')
+  const body = [ONLY === 'rates' ? '' : render(metrics, meta), ONLY === 'latency' ? '' : renderRates(rateMetrics, measuredKbps, summarize(all)), renderPhases(loginPhases)].filter(Boolean).join('\n\n')
   console.log(body)
   log(`results: ${file} (${result.seconds} s)`)
   if (FULL) {

@@ -117,7 +117,7 @@ export interface CatalogWriter {
   update<K extends string>(key: K, fn: UpdateFn<RecordFor<K>>): Promise<UpdateResult<RecordFor<K>>>
   /** Runs `fn` with every key locked and appends its writes atomically (nothing if unchanged). */
   batch(fn: (b: CatalogBatch) => Promise<void> | void): Promise<{ changed: number }>
-  watch(prefix: string, onChange: (changes: RangeChange[]) => void, opts?: WatchRangeOptions): RangeWatch
+  watch(prefix: string | readonly string[], onChange: (changes: RangeChange[]) => void, opts?: WatchRangeOptions): RangeWatch
   /**
    * Tells one replicating peer (by its Noise public key) which blocks a lookup of `key` reads,
    * so its replica fetches them before it looks (hyperbee's own cache hint, the message a
@@ -196,7 +196,8 @@ export interface CatalogReader {
   listCatMeta(): Promise<CatMetaRecord[]>
   getVodConfig(): Promise<VodConfigRecord | null>
   getMeta<N extends string>(name: N): Promise<RecordFor<`meta/${N}`> | null>
-  watch(prefix: string, onChange: (changes: RangeChange[]) => void, opts?: WatchRangeOptions): RangeWatch
+  /** Watches the keys under `prefix` (or under each of several prefixes, in one pass per append). */
+  watch(prefix: string | readonly string[], onChange: (changes: RangeChange[]) => void, opts?: WatchRangeOptions): RangeWatch
 }
 
 /**

@@ -3,6 +3,7 @@ import type Hyperbee from 'hyperbee'
 import { decodeRecord } from './codec.js'
 import type { CatalogRecord } from './codec.js'
 import { DEFAULT_READ_TIMEOUT_MS, WATCH_HISTORY_MAX, WATCH_RETRY_MS } from './constants.js'
+import { CatalogError } from './errors.js'
 import { prefixRange } from './keys.js'
 
 /** One changed key: its new record, or null when deleted (or no longer a valid record). */
@@ -34,19 +35,19 @@ export interface RangeWatch {
 }
 
 /**
- * Watches every key under `prefix` (which must end in '/') of a main Hyperbee instance,
- * writer's or reader's. Bursts are coalesced (one callback per macrotask at most); the
- * callback gets only keys whose bytes changed, in key order, values parsed through the
- * record schemas. Works across core truncation: within one fork it diffs versions, after
- * a fork change (truncate, replicated reorg) it rescans the range against what it last
- * reported.
+ * Watches every key under `prefix` (which must end in '/'), or under any of several prefixes, of
+ * a main Hyperbee instance, writer's or reader's: one pass per append for all of them. Appends
+ * that land together (a batch, a replicated upgrade) are coalesced into one pass; the callback
+ * gets only keys whose bytes changed, in key order, values parsed through the record schemas.
+ * Works across core truncation: within one fork it diffs versions, after a fork change
+ * (truncate, replicated reorg) it rescans the ranges against what it last reported.
  */
-export function watchRange (bee: Hyperbee, prefix: string, onChange: (changes: RangeChange[]) => void, opts: WatchRangeOptions = {}): RangeWatch {
+export function watchRange (bee: Hyperbee, prefix: string | readonly string[], onChange: (changes: RangeChange[]) => void, opts: WatchRangeOptions = {}): RangeWatch {
   return new RangeWatcher(bee, prefix, onChange, opts)
 }
 
 class RangeWatcher implements RangeWatch {
-  private readonly range: { gte: string; lt: string }
+  private readonly ranges: Array<{ gte: string; lt: string }>
   private known = new Map<string, Uint8Array>()
   private seenFork = -1
   private seenVersion = 0
@@ -61,8 +62,10 @@ class RangeWatcher implements RangeWatch {
   private readonly opening: Promise<void>
   private readonly onEvent = (): void => { this.schedule() }
 
-  constructor (private readonly bee: Hyperbee, prefix: string, private readonly onChange: (changes: RangeChange[]) => void, private readonly opts: WatchRangeOptions) {
-    this.range = prefixRange(prefix)
+  constructor (private readonly bee: Hyperbee, prefix: string | readonly string[], private readonly onChange: (changes: RangeChange[]) => void, private readonly opts: WatchRangeOptions) {
+    const prefixes = typeof prefix === 'string' ? [prefix] : [...prefix]
+    if (prefixes.length === 0) throw CatalogError.invalidArgument('prefix', 'needs at least one prefix')
+    this.ranges = prefixes.map(prefixRange)
     this.silent = opts.initial !== true
     this.readOpts = { timeout: opts.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS }
     bee.core.on('append', this.onEvent)
@@ -100,8 +103,10 @@ class RangeWatcher implements RangeWatch {
     this.dirty = true
     if (this.scheduled || this.running !== null) return
     this.scheduled = true
-    // Coalesce a burst of appends (and a truncate plus its re-appends) into one pass.
-    setImmediate(() => {
+    // Appends emitted together (a batch, an upgrade) make one pass, which starts before any I/O
+    // callback runs (a live edit is reported without a turn of the event loop); what lands while
+    // a pass runs is picked up by the pass after it (`dirty`).
+    queueMicrotask(() => {
       this.scheduled = false
       if (!this.closed && this.dirty && this.running === null) void this.run()
     })
@@ -181,7 +186,7 @@ class RangeWatcher implements RangeWatch {
     const stream = this.stream = snap.createHistoryStream({ gte: from, lt: snap.version, ...this.readOpts })
     for await (const entry of stream) {
       const key = entry.key as string
-      if (key < this.range.gte || key >= this.range.lt) continue
+      if (!this.inRange(key)) continue
       latest.set(key, entry.type === 'del' ? null : (entry.value as Uint8Array))
     }
     return this.changed(latest)
@@ -190,8 +195,10 @@ class RangeWatcher implements RangeWatch {
   /** Changes between the last reported version and `snap`, on the same fork. */
   private async diff (snap: Hyperbee): Promise<Array<[string, Uint8Array | null]>> {
     const latest = new Map<string, Uint8Array | null>()
-    const stream = this.stream = snap.createDiffStream(this.seenVersion, this.range, this.readOpts)
-    for await (const entry of stream) latest.set(entry.left?.key ?? entry.right?.key, (entry.left?.value as Uint8Array | undefined) ?? null)
+    for (const range of this.ranges) {
+      const stream = this.stream = snap.createDiffStream(this.seenVersion, range, this.readOpts)
+      for await (const entry of stream) latest.set(entry.left?.key ?? entry.right?.key, (entry.left?.value as Uint8Array | undefined) ?? null)
+    }
     return this.changed(latest)
   }
 
@@ -213,14 +220,20 @@ class RangeWatcher implements RangeWatch {
   /** Full scan compared with the last reported state (after a fork change or at start). */
   private async rescan (snap: Hyperbee): Promise<Array<[string, Uint8Array | null]>> {
     const next = new Map<string, Uint8Array>()
-    const stream = this.stream = snap.createReadStream(this.range, this.readOpts)
-    for await (const entry of stream) next.set(entry.key as string, entry.value as Uint8Array)
+    for (const range of this.ranges) {
+      const stream = this.stream = snap.createReadStream(range, this.readOpts)
+      for await (const entry of stream) next.set(entry.key as string, entry.value as Uint8Array)
+    }
     const out: Array<[string, Uint8Array | null]> = []
     for (const [key, bytes] of next) if (!sameBytes(this.known.get(key) ?? null, bytes)) out.push([key, bytes])
     for (const key of this.known.keys()) if (!next.has(key)) out.push([key, null])
     out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
     this.known = next
     return out
+  }
+
+  private inRange (key: string): boolean {
+    return this.ranges.some((r) => key >= r.gte && key < r.lt)
   }
 
   private emit (raw: Array<[string, Uint8Array | null]>): void {

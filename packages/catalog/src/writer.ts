@@ -14,6 +14,7 @@ import { WriteLocks } from './locks.js'
 import type { CatMetaRecord, VodConfigRecord } from './schema/meta.js'
 import type { StreamRecord } from './schema/stream.js'
 import type { UserRecord } from './schema/user.js'
+import { pushNewestBlocks } from './push.js'
 import { watchRange } from './watch.js'
 import type { RangeChange, RangeWatch, WatchRangeOptions } from './watch.js'
 import { runBatch } from './writer-batch.js'
@@ -29,6 +30,7 @@ export class CatalogWriterImpl implements CatalogWriter {
   private _bee: Hyperbee<Uint8Array> | null = null
   private opening: Promise<void> | null = null
   private closing: Promise<void> | null = null
+  private stopPushing: () => void = () => {}
   private invalidRecords = 0
   private readonly onInvalid = (): void => { this.invalidRecords++ }
   readonly panelPublicKey: Uint8Array
@@ -67,11 +69,13 @@ export class CatalogWriterImpl implements CatalogWriter {
       throw err
     }
     this._bee = bee
+    this.stopPushing = pushNewestBlocks(core)
   }
 
   close (): Promise<void> {
     this.closing ??= (async () => {
       await this.opening?.catch(() => {})
+      this.stopPushing()
       await Promise.all([...this.watches].map((w) => w.close()))
       await this.locks.exclusive(async () => { await this._bee?.close() }) // after in-flight writes
     })()
@@ -141,7 +145,7 @@ export class CatalogWriterImpl implements CatalogWriter {
     return this.locks.exclusive(() => runBatch(bee, fn))
   }
 
-  watch (prefix: string, onChange: (changes: RangeChange[]) => void, opts?: WatchRangeOptions): RangeWatch {
+  watch (prefix: string | readonly string[], onChange: (changes: RangeChange[]) => void, opts?: WatchRangeOptions): RangeWatch {
     if (this.closing !== null) throw CatalogError.closed('writer')
     const watch = watchRange(this.bee, prefix, onChange, { onInvalid: this.onInvalid, ...opts })
     this.watches.add(watch)

@@ -84,6 +84,33 @@ describe('watchRange on the writer', () => {
     }
   })
 
+  it('one watch over several prefixes: one change set per pass for all of them, other prefixes left out', async () => {
+    const w = await openWriter()
+    await w.putStream('one', titled('one'))
+    await w.putCatMeta({ v: 1, slug: 'news', label: 'News' })
+    await w.putUser('ana', userRecord())
+    const q = changeQueue()
+    const watch = w.watch(['catalog/', 'catmeta/'], q.push, { initial: true })
+    defer(() => watch.close())
+    await watch.ready()
+    expect((await q.next()).map((c: RangeChange) => c.key)).toEqual(['catalog/one', 'catmeta/news']) // the rescan covers both
+    for (const n of [3, WATCH_HISTORY_MAX + 3]) { // replayed block by block, then diffed
+      await w.batch(async (b) => {
+        await b.put('catmeta/news', { v: 1, slug: 'news', label: `News ${n}` })
+        await b.put('user/ana', userRecord({ tokenVersion: n }))
+        for (let i = 0; i < n - 2; i++) await b.put(`catalog/n${n}-${i}`, titled(`${i}`))
+      })
+      const changes = await q.next()
+      expect(changes.map((c: RangeChange) => c.key)).toEqual([...Array.from({ length: n - 2 }, (_, i) => `catalog/n${n}-${i}`).sort(), 'catmeta/news'])
+      expect(changes.at(-1)?.value).toMatchObject({ label: `News ${n}` })
+      expect(q.pending()).toBe(0)
+    }
+    await w.putUser('ana', userRecord({ tokenVersion: 99 }))
+    await w.putStream('one', titled('one again'))
+    expect(await q.next()).toEqual([{ key: 'catalog/one', value: titled('one again') }])
+    expect(() => w.watch([], q.push)).toThrow(/at least one prefix/)
+  })
+
   it('a burst of concurrent puts is fully reported', async () => {
     const w = await openWriter()
     const q = changeQueue()

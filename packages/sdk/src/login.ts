@@ -33,6 +33,12 @@ export interface LoginInit {
   /** The device key (loaded beside the network steps: it is needed only to sign the session). */
   device: KeyPair | Promise<KeyPair>
   label?: string | undefined
+  /**
+   * Work of the caller that needs no answer of the login (the display list's catalog reads): run
+   * beside the session call and the Argon2id check, once the password is known to open the
+   * record; awaited (and its failure thrown) before the login resolves.
+   */
+  beside?: () => Promise<unknown>
 }
 
 /** hello/login retries when the panel asks for a fresh challenge (docs/rpc-protocol.md step 5). */
@@ -40,8 +46,9 @@ const CHALLENGE_RETRIES = 3
 
 /**
  * Spec 3 "Authentication" 1, docs/rpc-protocol.md "Login, step by step": hello → proof of work →
- * OPRF login → read user/<name> from the verified replica → finalize → check the Argon2id
- * verifier (a wrong password fails here, client-side) → unseal → session.
+ * OPRF login → read user/<name> from the verified replica → finalize → unseal (a wrong password
+ * fails here, client-side) → session, beside the Argon2id verifier check (login resolves only
+ * once it matched).
  *
  * The replica read does not depend on the panel's answers, so it runs beside the OPRF round;
  * the blinding and the finalize run while the link or the read is still waited for, and
@@ -77,23 +84,41 @@ export async function runLogin (link: RpcClient | Promise<RpcClient | null>, rea
     if ((await reading) === null) throw SdkError.wrongPassword()
     throw finalizeError
   }
-  const { user, verifier } = await verifierFor(rwd, kdf, reading, trace)
-  if (!constantTimeEqual(verifier, fromHex(user.verifier, 32))) throw SdkError.wrongPassword()
-
-  const { userSecret, auth } = await trace.time('unseal', () => ({ userSecret: openSecret(deriveWrapKey(rwd), user.encPriv), auth: deriveAuthKeyPair(rwd) }))
-  const deviceKey = await device
-  const deviceId = toHex(deviceKey.publicKey)
-  const signed = sessionSignedBytes(fromHex(reply.sessionChallenge, 32), init.username, deviceId)
-  const session = await trace.time('session call', () => call(() => rpc.session({
-    username: init.username,
-    deviceId,
-    ...(init.label === undefined ? {} : { label: init.label }),
-    authSig: toHex(sign(signed, auth.secretKey)),
-    deviceSig: toHex(sign(signed, deviceKey.secretKey))
-  })))
-  // The enrollment wait runs beside what follows (the grants here, the display list in the
-  // player); login resolves only after both.
-  const waiting = trace.time('enrollment wait', () => enrolled(reader, init.username, deviceId, session.tokenVersion))
+  const { user, verified } = await verifierFor(rwd, kdf, reading, trace)
+  // A wrong password fails here already, on the client: the X25519 secret is sealed under a key
+  // from rwd (XSalsa20-Poly1305), and it does not open. So the session call need not wait for
+  // Argon2id: it runs beside it, and login() resolves only after the verifier matched too.
+  let userSecret: Uint8Array
+  try {
+    userSecret = await trace.time('unseal', () => openSecret(deriveWrapKey(rwd), user.encPriv))
+  } catch {
+    await verified.catch(() => {})
+    throw SdkError.wrongPassword()
+  }
+  const auth = deriveAuthKeyPair(rwd)
+  const keys = await trace.time('grants', () => unsealGrants(user, userSecret))
+  const [issued, checked, aside] = await Promise.allSettled([(async () => {
+    const deviceKey = await device
+    const deviceId = toHex(deviceKey.publicKey)
+    const signed = sessionSignedBytes(fromHex(reply.sessionChallenge, 32), init.username, deviceId)
+    const session = await trace.time('session call', () => call(() => rpc.session({
+      username: init.username,
+      deviceId,
+      ...(init.label === undefined ? {} : { label: init.label }),
+      authSig: toHex(sign(signed, auth.secretKey)),
+      deviceSig: toHex(sign(signed, deviceKey.secretKey))
+    })))
+    // The wait for the replica to show the new enrollment starts at once (bounded; it runs beside
+    // the rest of Argon2id and the display list in the player); login resolves only after it.
+    const waiting = trace.time('enrollment wait', () => enrolled(reader, init.username, deviceId, session.tokenVersion))
+    waiting.catch(() => {}) // the caller awaits it; on a failed login nobody does (it ends within its bound)
+    return { session, deviceId, waiting }
+  })(), verified, init.beside?.()])
+  if (checked.status === 'rejected') throw checked.reason
+  if (!checked.value) throw SdkError.wrongPassword()
+  if (issued.status === 'rejected') throw issued.reason
+  if (aside.status === 'rejected') throw aside.reason
+  const { session, deviceId, waiting } = issued.value
   const state: LoginState = {
     username: init.username,
     deviceId,
@@ -101,7 +126,7 @@ export async function runLogin (link: RpcClient | Promise<RpcClient | null>, rea
     expiresAt: session.expiresAt,
     tokenVersion: session.tokenVersion,
     deviceCount: session.deviceCount,
-    keys: await trace.time('grants', () => unsealGrants(user, userSecret))
+    keys
   }
   return { state, enrolled: waiting }
 }
@@ -134,16 +159,18 @@ function askKdf (rpc: RpcClient, username: string, trace: PhaseTrace): Promise<K
 }
 
 /**
- * Argon2id with the salt and cost that come first: the panel's `kdf` answer or the replica's
- * record. The result counts only when the record, which is what the verifier is checked
- * against, names the same salt and cost; otherwise (a password rotated in between) it runs
- * again with the record's. No Argon2id run outlives this call, whichever way it ends.
+ * Starts Argon2id with the salt and cost that come first, the panel's `kdf` answer or the
+ * replica's record, and returns the record with `verified`: whether the record's verifier
+ * matches. A run started from a `kdf` answer counts only when the record names the same salt
+ * and cost; otherwise (a password rotated in between) it runs again with the record's. No
+ * Argon2id run outlives a failure here (no record: a wrong password; a failed read).
  */
-async function verifierFor (rwd: Uint8Array, kdf: Promise<KdfParams | null>, reading: Promise<UserRecord | null>, trace: PhaseTrace): Promise<{ user: UserRecord, verifier: Uint8Array }> {
+async function verifierFor (rwd: Uint8Array, kdf: Promise<KdfParams | null>, reading: Promise<UserRecord | null>, trace: PhaseTrace): Promise<{ user: UserRecord, verified: Promise<boolean> }> {
   const first = await Promise.race([kdf.then((p) => p ?? reading.then(paramsOf)), reading.then(paramsOf)])
   if (first === null) throw SdkError.wrongPassword() // the record came first, and there is none
   const argon = (p: KdfParams): Promise<Uint8Array> => trace.time('argon2id', () => computeVerifier(rwd, fromHex(p.salt, 16), p.argon))
   const running = argon(first)
+  running.catch(() => {}) // awaited below on every path
   const settle = async (): Promise<void> => { await running.catch(() => {}) }
   let user: UserRecord | null
   try {
@@ -156,9 +183,13 @@ async function verifierFor (rwd: Uint8Array, kdf: Promise<KdfParams | null>, rea
     await settle()
     throw SdkError.wrongPassword()
   }
-  const verifier = await running
-  const same = first.salt === user.salt && first.argon.opslimit === user.argon.opslimit && first.argon.memlimit === user.argon.memlimit
-  return { user, verifier: same ? verifier : await argon(paramsOf(user)!) }
+  const record = user
+  const same = first.salt === record.salt && first.argon.opslimit === record.argon.opslimit && first.argon.memlimit === record.argon.memlimit
+  const verified = (async () => {
+    const verifier = same ? await running : (await settle(), await argon(paramsOf(record)!))
+    return constantTimeEqual(verifier, fromHex(record.verifier, 32))
+  })()
+  return { user: record, verified }
 }
 
 async function readUser (reader: CatalogReader, username: string, trace: PhaseTrace): Promise<UserRecord | null> {

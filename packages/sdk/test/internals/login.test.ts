@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { CatalogReader } from '@arus/catalog'
+import type { CatalogReader, UserRecord } from '@arus/catalog'
 import { generateSigningKeyPair, newSalt, toHex } from '@arus/crypto'
 import { RpcError, type RpcClient } from '@arus/rpc'
 import { cleanupAll, linkToPanel, type PanelLink } from '@arus/testkit'
@@ -15,7 +15,8 @@ let stack: Stack
 let link: PanelLink
 
 beforeAll(async () => {
-  stack = await createStack(ctx)
+  // A real cost (64 MiB, 2 passes: tens of ms), so the overlaps below are visible in the trace.
+  stack = await createStack(ctx, { ARGON2_MEM_KIB: '65536', ARGON2_OPS: '2' })
   await panel(stack, ['create-user', 'alice'], 'alice-pw\n')
   await runPanel(ctx, stack)
   await api(stack, 'POST', '/api/streams', { id: 'one', title: 'One' })
@@ -44,14 +45,25 @@ function slowFirstRead (reader: CatalogReader, ms: number): CatalogReader {
   })
 }
 
+/** The link's reader, answering user/<name> with `edit` applied to the record. */
+function editedRecord (reader: CatalogReader, edit: (u: UserRecord) => UserRecord): CatalogReader {
+  return new Proxy(reader, {
+    get (target, prop) {
+      if (prop === 'getUser') return async (name: string) => { const u = await target.getUser(name); return u === null ? null : edit(u) }
+      const value = Reflect.get(target, prop, target) as unknown
+      return typeof value === 'function' ? value.bind(target) : value
+    }
+  })
+}
+
 /** The link's RPC client with its `kdf` replaced. */
 function withKdf (rpc: RpcClient, kdf: RpcClient['kdf']): RpcClient {
   return { ...rpc, kdf }
 }
 
-async function login (rpc: RpcClient, reader: CatalogReader, username: string, password: string) {
+async function login (rpc: RpcClient, reader: CatalogReader, username: string, password: string, beside?: (trace: PhaseTrace) => Promise<unknown>) {
   const trace = new PhaseTrace()
-  const outcome = await runLogin(rpc, reader, { username, password, device: generateSigningKeyPair() }, trace)
+  const outcome = await runLogin(rpc, reader, { username, password, device: generateSigningKeyPair(), ...(beside ? { beside: () => beside(trace) } : {}) }, trace)
   await outcome.enrolled
   const phase = (name: string) => trace.phases.find((p) => p.name === name)!
   return { outcome, trace, phase, end: (name: string) => phase(name).startMs + phase(name).ms }
@@ -97,6 +109,31 @@ describe('the Argon2id input', () => {
     expect(run).toBeDefined()
     expect(run!.startMs).toBeLessThan(trace.phases.find((p) => p.name === 'user record')!.startMs + trace.phases.find((p) => p.name === 'user record')!.ms)
     expect(trace.phases.map((p) => p.name)).not.toContain('session call')
+  })
+
+  it('the session call runs beside Argon2id, and the login resolves only after the verifier matched', async () => {
+    const { trace, phase, end } = await login(link.rpc, link.reader, 'alice', 'alice-pw', (tr) => tr.time('beside', () => link.reader.getVodConfig()))
+    expect(phase('session call').startMs).toBeGreaterThanOrEqual(end('unseal') - 0.2)
+    expect(phase('session call').startMs).toBeLessThan(end('argon2id'))
+    // The caller's own work (the player's display list reads) runs there too.
+    expect(phase('beside').startMs).toBeGreaterThanOrEqual(end('unseal') - 0.2)
+    expect(phase('beside').startMs).toBeLessThan(end('argon2id'))
+    expect(trace.elapsed()).toBeGreaterThanOrEqual(end('argon2id'))
+  })
+
+  it("a failure of the caller's work beside it fails the login, after Argon2id ended", async () => {
+    const trace = new PhaseTrace()
+    const boom = new Error('display list failed')
+    await expect(runLogin(link.rpc, link.reader, { username: 'alice', password: 'alice-pw', device: generateSigningKeyPair(), beside: () => Promise.reject(boom) }, trace)).rejects.toBe(boom)
+    expect(trace.phases.map((p) => p.name)).toContain('argon2id')
+  })
+
+  it('a record whose seal opens but whose verifier does not match fails as a wrong password, session or not', async () => {
+    const trace = new PhaseTrace()
+    const tampered = editedRecord(link.reader, (u) => ({ ...u, verifier: toHex(newSalt()) + toHex(newSalt()) }))
+    await expect(runLogin(link.rpc, tampered, { username: 'alice', password: 'alice-pw', device: generateSigningKeyPair() }, trace))
+      .rejects.toMatchObject({ code: 'SDK_WRONG_PASSWORD' })
+    expect(trace.phases.map((p) => p.name)).toContain('argon2id')
   })
 
   it('a wrong password still fails on the client, with the kdf answer in use', async () => {
