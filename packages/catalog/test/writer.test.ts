@@ -49,6 +49,26 @@ describe('writer: the append-only budget', () => {
   })
 })
 
+describe('writer: reads on the way of an edit', () => {
+  it('the root an edit appended is read back off the edit\'s path: the next lookup reads no block from storage', async () => {
+    const w = await openWriter()
+    for (let i = 0; i < 40; i++) await w.putStream(`ch${i}`, liveRecord({ title: `Channel ${i}` }))
+    for (let i = 0; i < 40; i++) await w.getStream(`ch${i}`) // every node of the tree read once
+    const proto = Object.getPrototypeOf(w.bee.core) as { get: (...args: unknown[]) => Promise<unknown> }
+    const get = proto.get
+    let reads = 0
+    proto.get = function (this: unknown, ...args: unknown[]) { reads++; return get.apply(this, args) }
+    defer(() => { proto.get = get })
+    for (let i = 0; i < 5; i++) {
+      await w.updateStream('ch7', (r) => r === null ? null : { ...r, title: `Edit ${i}` })
+      await new Promise((resolve) => setTimeout(resolve, 20)) // an admin's next edit comes later
+      reads = 0
+      expect((await w.getStream('ch21'))?.title).toBe('Channel 21')
+      expect(reads).toBe(0)
+    }
+  })
+})
+
 describe('writer: concurrency', () => {
   it('50 concurrent updateUser increments on one user end at 50', async () => {
     const w = await openWriter()
