@@ -37,13 +37,11 @@ export class CatalogReaderImpl implements CatalogReader {
     // Only the key derived from the panel public key: hypercore accepts a block only when the
     // tree signature verifies against the manifest's signer, the panel key.
     this.key = catalogCoreKey(panelPublicKey)
-    // allowPush: the panel's writer pushes each new head with its upgrade (push.ts), so a live
-    // edit arrives without this replica asking first; hypercore verifies pushed blocks like any
-    // other. allowLatestBlock: an upgrade request this replica does send (on connect, or when a
-    // push was missed) asks for the newest block in the same message, so the block the watch
-    // reads comes with it (docs/architecture.md "Edit propagation"; the hypercore patch guards
-    // the local resolve this keeps in flight).
-    this.core = store.get({ key: this.key, timeout: readTimeoutMs, allowLatestBlock: true, allowPush: true })
+    // allowLatestBlock: an upgrade request (sent as soon as the panel announces a new length)
+    // asks for the newest block in the same message, so a live edit arrives with the block the
+    // watch reads: one round trip, not two (docs/architecture.md "Edit propagation"; the
+    // hypercore patch guards the local resolve this keeps in flight).
+    this.core = store.get({ key: this.key, timeout: readTimeoutMs, allowLatestBlock: true })
     this.core.on('verification-error', this.onVerificationError)
     this.bee = new Hyperbee<Uint8Array>(this.core, BEE_OPTIONS)
   }

@@ -14,7 +14,6 @@ import { WriteLocks } from './locks.js'
 import type { CatMetaRecord, VodConfigRecord } from './schema/meta.js'
 import type { StreamRecord } from './schema/stream.js'
 import type { UserRecord } from './schema/user.js'
-import { pushNewestBlocks } from './push.js'
 import { cacheNewestRoot } from './root-cache.js'
 import { watchRange } from './watch.js'
 import type { RangeChange, RangeWatch, WatchRangeOptions } from './watch.js'
@@ -31,7 +30,6 @@ export class CatalogWriterImpl implements CatalogWriter {
   private _bee: Hyperbee<Uint8Array> | null = null
   private opening: Promise<void> | null = null
   private closing: Promise<void> | null = null
-  private stopPushing: () => void = () => {}
   private stopCaching: () => void = () => {}
   private invalidRecords = 0
   private readonly onInvalid = (): void => { this.invalidRecords++ }
@@ -71,14 +69,12 @@ export class CatalogWriterImpl implements CatalogWriter {
       throw err
     }
     this._bee = bee
-    this.stopPushing = pushNewestBlocks(core)
     this.stopCaching = cacheNewestRoot(bee)
   }
 
   close (): Promise<void> {
     this.closing ??= (async () => {
       await this.opening?.catch(() => {})
-      this.stopPushing()
       this.stopCaching()
       await Promise.all([...this.watches].map((w) => w.close()))
       await this.locks.exclusive(async () => { await this._bee?.close() }) // after in-flight writes

@@ -86,65 +86,6 @@ describe('reader over replication', () => {
     expect(arrived).toEqual([true, true, true, true, true])
   })
 
-  it('each edit is pushed to a replica with its upgrade, before the replica asks', async () => {
-    const kp = panelKeyPair()
-    const ws = await tempStore()
-    const rs = await tempStore()
-    const w = await writerOn(ws, kp)
-    await w.putStream('ch1', liveRecord())
-    const r = await readerOn(rs, kp.publicKey)
-    replicate(ws, rs)
-    expect(await r.update({ wait: true })).toBe(true)
-    // hypercore's wire counters: data a replica got beyond what it asked for was pushed.
-    type Wire = { rx: number; tx: number }
-    const wire = (core: unknown) => (core as { core: { replicator: { stats: { wireData: Wire; wireRequest: Wire } } } }).core.replicator.stats
-    const reader = wire(r.bee.core)
-    const before = { data: reader.wireData.rx, asked: reader.wireRequest.tx }
-    for (let i = 0; i < 5; i++) {
-      const seen = once(r.bee.core, 'append')
-      await w.putStream('ch1', liveRecord({ title: `Edit ${i}` }))
-      await seen
-    }
-    expect(reader.wireData.rx - before.data).toBeGreaterThan(reader.wireRequest.tx - before.asked)
-  })
-
-  it('pushes a replica at most one upgrade it has not acknowledged; the rest it fetches itself', async () => {
-    const kp = panelKeyPair()
-    const ws = await tempStore()
-    const rs = await tempStore()
-    const w = await writerOn(ws, kp)
-    await w.putStream('ch1', liveRecord())
-    const r = await readerOn(rs, kp.publicKey)
-    // Replication with a gate on the replica → panel direction: while it is shut, the panel
-    // hears no acknowledgement (and no request) from the replica.
-    const s1 = ws.replicate(true)
-    const s2 = rs.replicate(false)
-    s1.on('error', () => {})
-    s2.on('error', () => {})
-    let held: Buffer[] | null = null
-    s1.pipe(s2)
-    s2.on('data', (chunk: Buffer) => { if (held !== null) held.push(chunk); else s1.write(chunk) })
-    defer(() => { s1.destroy(); s2.destroy() })
-    expect(await r.update({ wait: true })).toBe(true)
-    type Wire = { rx: number; tx: number }
-    const wire = (core: unknown) => (core as { core: { replicator: { stats: { wireData: Wire } } } }).core.replicator.stats
-    const sent = () => wire(w.bee.core).wireData.tx
-    held = []
-    const before = sent()
-    const first = once(r.bee.core, 'append')
-    for (let i = 0; i < 10; i++) await w.putStream('ch1', liveRecord({ title: `Held ${i}` }))
-    await first // the first edit was pushed
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    expect(sent() - before).toBe(1) // and nothing after it: the replica has not acknowledged it
-    expect(r.bee.core.length).toBeLessThan(w.bee.core.length)
-    const release = held
-    held = null
-    for (const chunk of release) s1.write(chunk)
-    for (let i = 0; i < 20 && r.bee.core.length < w.bee.core.length; i++) await once(r.bee.core, 'append')
-    expect(r.bee.core.length).toBe(w.bee.core.length)
-    expect((await r.getStream('ch1'))?.title).toBe('Held 9')
-  })
-
   it('offerPath makes a replica fetch the blocks of a lookup before it looks', async () => {
     const kp = panelKeyPair()
     const ws = await tempStore()
