@@ -113,7 +113,7 @@ export async function runLogin (link: RpcClient | Promise<RpcClient | null>, rea
     const waiting = trace.time('enrollment wait', () => enrolled(reader, init.username, deviceId, session.tokenVersion))
     waiting.catch(() => {}) // the caller awaits it; on a failed login nobody does (it ends within its bound)
     return { session, deviceId, waiting }
-  })(), verified, init.beside?.()])
+  })(), verified, (async () => { await init.beside?.() })()])
   if (checked.status === 'rejected') throw checked.reason
   if (!checked.value) throw SdkError.wrongPassword()
   if (issued.status === 'rejected') throw issued.reason
