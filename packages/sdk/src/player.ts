@@ -1,5 +1,5 @@
 import b4a from 'b4a'
-import { openCatalogReader, type CatalogReader, type Rail, type StreamRecord, type VodConfigRecord } from '@arus/catalog'
+import { openCatalogReader, type CatalogReader, type Rail, type StreamRecord } from '@arus/catalog'
 import { fromHex, type KeyPair } from '@arus/crypto'
 import { topicFor } from '@arus/swarm'
 import { PanelAssets } from './assets.js'
@@ -133,23 +133,22 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
     const trace = new PhaseTrace()
     // A login right after connect() waits for the panel link (bounded) instead of failing at once.
     const link = trace.time('panel link', async () => ((await net.waitForPanel(LOGIN_PANEL_WAIT_MS)) && !this.stopped ? net.rpc() : null))
-    // The display list's catalog reads run beside the session call and Argon2id (runLogin's
-    // `beside`): the lineup catches up with the version the user record was read at (a login
-    // right after connect() can outrun the watch's first passes), and the VOD settings are read.
-    let vod: VodConfigRecord | null = null
-    const beside = () => trace.time('display list', async () => {
-      if (!(await within(this.lineup.settled(), LOGIN_CATALOG_WAIT_MS))) throw SdkError.catalogUnavailable()
-      vod = await catalog.getVodConfig().catch(() => null)
-    })
-    const { state, enrolled } = await runLogin(link, catalog, { username, password, device: trace.time('device key', () => this.deviceKey()), label: this.config.deviceLabel, beside }, trace)
+    const { state, enrolled } = await runLogin(link, catalog, { username, password, device: trace.time('device key', () => this.deviceKey()), label: this.config.deviceLabel }, trace)
     // Until this login emits its list, catalog pushes only update the replica (one 'streams' per login).
     this.loginPending = true
     try {
       this.login_ = state
-      const v = vod as VodConfigRecord | null
-      this.vod = v === null ? null : { enabled: v.enabled, apiBase: v.apiBase, service: v.service, sources: { ...v.sources }, params: { ...v.params } }
-      this.list = this.buildList()
+      // The replica shows this session's enrollment first: an edit the panel made before this
+      // login (appended before the enrollment) is then in the replica the list is built from.
       await enrolled
+      await trace.time('display list', async () => {
+        // The lineup caught up with the version the replica has now (a login right after
+        // connect() can outrun the watch's first passes).
+        if (!(await within(this.lineup.settled(), LOGIN_CATALOG_WAIT_MS))) throw SdkError.catalogUnavailable()
+        const vod = await catalog.getVodConfig().catch(() => null)
+        this.vod = vod === null ? null : { enabled: vod.enabled, apiBase: vod.apiBase, service: vod.service, sources: { ...vod.sources }, params: { ...vod.params } }
+        this.list = this.buildList()
+      })
     } finally {
       this.loginPending = false
     }
