@@ -34,9 +34,10 @@ export interface LoginInit {
   device: KeyPair | Promise<KeyPair>
   label?: string | undefined
   /**
-   * Work of the caller that needs no answer of the login (the display list's catalog reads): run
-   * beside the session call and the Argon2id check, once the password is known to open the
-   * record; awaited (and its failure thrown) before the login resolves.
+   * Work of the caller that needs no answer of the login: run beside the session call and the
+   * Argon2id check, once the password is known to open the record; awaited (and its failure
+   * thrown) before the login resolves. The player passes none: its display list must wait for
+   * the enrollment (see player.ts), which this runs before.
    */
   beside?: () => Promise<unknown>
 }
