@@ -32,6 +32,7 @@ export type { WriteFileInit, ReadJsonInit } from './files.js'
 export { withFileLock } from './file-lock.js'
 
 export { onShutdown } from './lifecycle.js'
+export { applyDaemonV8Flags, DAEMON_V8_FLAGS } from './jit.js'
 export { dieWithParentPrefix } from './child-process.js'
 export type { Closer, Shutdown, ShutdownInit } from './lifecycle.js'
 

@@ -2,6 +2,7 @@ import { Command } from 'commander'
 import type { Logger } from 'pino'
 import { printResult, readSecretLine, type CliIO } from './cli-io.js'
 import { ServiceError } from './errors.js'
+import { applyDaemonV8Flags } from './jit.js'
 import { onShutdown } from './lifecycle.js'
 import { createLogger, type LogFormat, type LogLevel } from './logger.js'
 
@@ -61,6 +62,7 @@ export function createDaemonProgram (init: DaemonProgramInit): { program: Comman
   }
   program.command('run').description(init.runDescription ?? `run the ${init.name} daemon until SIGINT/SIGTERM`)
     .action(async () => {
+      applyDaemonV8Flags() // before the daemon's code first runs: baseline code for every function
       const running = await init.run()
       onShutdown(running.log, [() => running.close()], { timeoutMs: init.shutdownTimeoutMs ?? 10_000 })
       await new Promise<never>(() => {})
