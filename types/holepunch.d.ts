@@ -240,6 +240,11 @@ declare module 'hyperbee' {
   export = Hyperbee
 }
 
+declare module 'hyperbee/lib/messages.js' {
+  /** One hyperbee block: the key it put or deleted, its value (null when none), its tree index. */
+  export const Node: { decode(block: Uint8Array): { index: Uint8Array; key: Uint8Array; value: Uint8Array | null } }
+}
+
 declare module 'hyperdrive' {
   import type { EventEmitter } from 'node:events'
   import type { Readable, Writable } from 'node:stream'

@@ -1,5 +1,6 @@
 import b4a from 'b4a'
 import type Hyperbee from 'hyperbee'
+import { Node as BeeNode } from 'hyperbee/lib/messages.js'
 import { decodeRecord } from './codec.js'
 import type { CatalogRecord } from './codec.js'
 import { DEFAULT_READ_TIMEOUT_MS, WATCH_HISTORY_MAX, WATCH_RETRY_MS } from './constants.js'
@@ -151,45 +152,67 @@ class RangeWatcher implements RangeWatch {
   private async sync (): Promise<void> {
     if (this.beeClosing()) return
     if (!this.bee.opened) await this.bee.ready()
+    const core = this.bee.core
+    const fork = core.fork
+    const version = Math.max(1, core.length) // the bee's version
+    if (fork === this.seenFork && version > this.seenVersion && version - this.seenVersion <= WATCH_HISTORY_MAX) {
+      await this.replay(fork, version)
+      return
+    }
     const snap = this.bee.snapshot()
     try {
       await snap.ready()
       const fork = snap.core.fork
       const version = snap.version
       if (fork === this.seenFork && version === this.seenVersion) return
-      const raw = fork !== this.seenFork || version < this.seenVersion
-        ? await this.rescan(snap)
-        : version - this.seenVersion <= WATCH_HISTORY_MAX
-          ? await this.replay(snap)
-          : await this.diff(snap)
-      this.seenFork = fork
-      this.seenVersion = version
-      const silent = this.silent
-      this.silent = false
-      if (!silent && raw.length > 0 && !this.closed) this.emit(raw)
+      const raw = fork !== this.seenFork || version < this.seenVersion ? await this.rescan(snap) : await this.diff(snap)
+      this.publish(fork, version, raw)
     } finally {
       this.stream = null
       await snap.close()
     }
   }
 
+  /** Records `version` of `fork` as reported and reports `raw` (not the first scan's, unless `initial`). */
+  private publish (fork: number, version: number, raw: Array<[string, Uint8Array | null]>): void {
+    this.seenFork = fork
+    this.seenVersion = version
+    const silent = this.silent
+    this.silent = false
+    if (!silent && raw.length > 0 && !this.closed) this.emit(raw)
+  }
+
   /**
-   * A few appends since the last reported version (the usual live edit): each hyperbee block
-   * names the one key it put or deleted, so reading those blocks (the newest one arrives with the
-   * upgrade) gives the changes without walking both trees.
+   * A few appends since the last reported version on the same fork (the usual live edit): each
+   * hyperbee block names the one key it put or deleted, so reading those blocks (the newest one
+   * arrives with the upgrade) gives the changes without walking both trees. The blocks are read
+   * from the core itself, no snapshot session: below the core's length a block never changes
+   * within a fork, and a truncation meanwhile (a fork change) drops this pass for a rescan.
    */
-  private async replay (snap: Hyperbee): Promise<Array<[string, Uint8Array | null]>> {
-    const latest = new Map<string, Uint8Array | null>()
-    const from = this.seenVersion
-    // The history stream reads one block after another: ask for the older ones all at once.
-    if (snap.version - from > 1) await Promise.all(Array.from({ length: snap.version - from }, (_, i) => snap.core.get(from + i, this.readOpts)))
-    const stream = this.stream = snap.createHistoryStream({ gte: from, lt: snap.version, ...this.readOpts })
-    for await (const entry of stream) {
-      const key = entry.key as string
-      if (!this.inRange(key)) continue
-      latest.set(key, entry.type === 'del' ? null : (entry.value as Uint8Array))
+  private async replay (fork: number, version: number): Promise<void> {
+    const core = this.bee.core
+    const from = Math.max(1, this.seenVersion) // block 0 is the bee's header
+    const reads = Promise.all(Array.from({ length: version - from }, (_, i) => core.get(from + i, this.readOpts)))
+    let blocks: Array<Uint8Array | null>
+    try {
+      // close() does not wait out a read that is waiting for peers
+      blocks = await new Promise((resolve, reject) => {
+        this.stream = { destroy: () => reject(CatalogError.closed('reader')) }
+        reads.then(resolve, reject)
+      })
+    } finally {
+      this.stream = null
     }
-    return this.changed(latest)
+    if (core.fork !== fork) { this.dirty = true; return }
+    const latest = new Map<string, Uint8Array | null>()
+    for (const block of blocks) {
+      if (block === null) throw CatalogError.invalidArgument('block', 'missing below the core length')
+      const node = BeeNode.decode(block)
+      const key = b4a.toString(node.key, 'utf8')
+      // A put always carries bytes in the catalog: a block without a value is a deletion.
+      if (this.inRange(key)) latest.set(key, node.value)
+    }
+    this.publish(fork, version, this.changed(latest))
   }
 
   /** Changes between the last reported version and `snap`, on the same fork. */

@@ -84,6 +84,26 @@ describe('watchRange on the writer', () => {
     }
   })
 
+  it('a live edit is read from the core without a snapshot session; a long gap is diffed on one', async () => {
+    const w = await openWriter()
+    await w.putStream('a', titled('A'))
+    const q = changeQueue()
+    const watch = w.watch('catalog/', q.push)
+    defer(() => watch.close())
+    await watch.ready()
+    let snapshots = 0
+    const snapshot = w.bee.snapshot.bind(w.bee)
+    w.bee.snapshot = () => { snapshots++; return snapshot() }
+    await w.putStream('a', titled('A2'))
+    expect(await q.next()).toEqual([{ key: 'catalog/a', value: titled('A2') }])
+    expect(snapshots).toBe(0)
+    await w.batch(async (b) => {
+      for (let i = 0; i <= WATCH_HISTORY_MAX; i++) await b.put(`catalog/n${i}`, titled(`${i}`))
+    })
+    expect(await q.next()).toHaveLength(WATCH_HISTORY_MAX + 1)
+    expect(snapshots).toBe(1)
+  })
+
   it('one watch over several prefixes: one change set per pass for all of them, other prefixes left out', async () => {
     const w = await openWriter()
     await w.putStream('one', titled('one'))
