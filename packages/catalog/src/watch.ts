@@ -153,10 +153,9 @@ class RangeWatcher implements RangeWatch {
     if (this.beeClosing()) return
     if (!this.bee.opened) await this.bee.ready()
     const core = this.bee.core
-    const fork = core.fork
-    const version = Math.max(1, core.length) // the bee's version
-    if (fork === this.seenFork && version > this.seenVersion && version - this.seenVersion <= WATCH_HISTORY_MAX) {
-      await this.replay(fork, version)
+    const liveVersion = Math.max(1, core.length) // the bee's version
+    if (core.fork === this.seenFork && liveVersion > this.seenVersion && liveVersion - this.seenVersion <= WATCH_HISTORY_MAX) {
+      await this.replay(core.fork, liveVersion)
       return
     }
     const snap = this.bee.snapshot()
