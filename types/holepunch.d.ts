@@ -174,6 +174,7 @@ declare module 'hypercore' {
     download(range?: Record<string, unknown>): { done(): Promise<void>; destroy(): void }
     replicate(isInitiatorOrStream: boolean | unknown, opts?: Record<string, unknown>): any
     findingPeers(): () => void
+    session(opts?: { weak?: boolean; [key: string]: unknown }): Hypercore
     [key: string]: any
   }
   export = Hypercore

@@ -1,5 +1,6 @@
 import b4a from 'b4a'
 import type Hyperbee from 'hyperbee'
+import type Hypercore from 'hypercore'
 import { Node as BeeNode } from 'hyperbee/lib/messages.js'
 import { decodeRecord } from './codec.js'
 import type { CatalogRecord } from './codec.js'
@@ -59,6 +60,10 @@ class RangeWatcher implements RangeWatch {
   private silent: boolean
   private retry: ReturnType<typeof setTimeout> | null = null
   private stream: { destroy (): void } | null = null
+  /** A reader's read of the block after the last reported version, started before it exists. */
+  private next: { fork: number; index: number; block: Promise<Uint8Array | null> } | null = null
+  /** The weak session {@link next} reads through, so that close() can cancel it. */
+  private nextSession: Hypercore | null = null
   private readonly readOpts: { timeout: number }
   private readonly opening: Promise<void>
   private readonly onEvent = (): void => { this.schedule() }
@@ -97,6 +102,9 @@ class RangeWatcher implements RangeWatch {
     this.stream?.destroy() // do not wait out a read that is waiting for peers
     await this.opening
     if (this.running !== null) await this.running
+    this.next = null
+    await this.nextSession?.close().catch(() => {})
+    this.nextSession = null
   }
 
   private schedule (): void {
@@ -176,9 +184,31 @@ class RangeWatcher implements RangeWatch {
   private publish (fork: number, version: number, raw: Array<[string, Uint8Array | null]>): void {
     this.seenFork = fork
     this.seenVersion = version
+    this.readAhead(fork, version)
     const silent = this.silent
     this.silent = false
     if (!silent && raw.length > 0 && !this.closed) this.emit(raw)
+  }
+
+  /**
+   * On a reader, asks for block `index` (the next append) before it exists. Hypercore then
+   * resolves that read from the bytes it verified, so the pass of a replicated edit does not wait
+   * for a storage read of the block just written (the request for it is the one the upgrade
+   * makes anyway: the reader asks for the newest block with every upgrade). A writer's own
+   * appends never resolve such a read: not on a writable core.
+   */
+  private readAhead (fork: number, index: number): void {
+    const core = this.bee.core
+    if (this.closed || core.writable || this.beeClosing()) return
+    if (this.next !== null && this.next.fork === fork && this.next.index === index) return
+    try {
+      this.nextSession ??= core.session({ weak: true })
+    } catch {
+      return // the core is closing
+    }
+    const block = this.nextSession.get(index, { wait: true, timeout: 0 }) as Promise<Uint8Array | null>
+    block.catch(() => {}) // cancelled by close(), or the bee closing
+    this.next = { fork, index, block }
   }
 
   /**
@@ -191,7 +221,12 @@ class RangeWatcher implements RangeWatch {
   private async replay (fork: number, version: number): Promise<void> {
     const core = this.bee.core
     const from = Math.max(1, this.seenVersion) // block 0 is the bee's header
-    const reads = Promise.all(Array.from({ length: version - from }, (_, i) => core.get(from + i, this.readOpts)))
+    const ahead = this.next !== null && this.next.fork === fork && this.next.index === from ? this.next.block : null
+    const reads = Promise.all(Array.from({ length: version - from }, (_, i) => {
+      const read = core.get(from + i, this.readOpts)
+      // The read started ahead usually holds the block already; the storage read stays the bound.
+      return i === 0 && ahead !== null ? Promise.race([ahead, read]) : read
+    }))
     let blocks: Array<Uint8Array | null>
     try {
       // close() does not wait out a read that is waiting for peers

@@ -279,3 +279,64 @@ describe('watchRange on a replicated reader', () => {
     expect(Object.fromEntries(view)).toEqual({ 'catalog/a': 'A', 'catalog/b': null, 'catalog/c': null, 'catalog/d': 'D', 'catalog/e': 'E', 'catalog/f': 'F' })
   })
 })
+
+describe('watchRange: the next block read ahead on a reader', () => {
+  type Rx = { getBlock (index: number): Promise<unknown> }
+  type Storage = { read (...args: unknown[]): Rx }
+
+  it('a replicated edit is reported from the bytes that came with it, while the storage read of its block is still held', async () => {
+    const { ws, rs, w, r } = await writerAndReader()
+    replicate(ws, rs)
+    await r.update({ wait: true })
+    const core = r.bee.core
+    const state = (core as unknown as { state: { storage: Storage; sessions: unknown[] } }).state
+    const sessionsBefore = state.sessions.length
+    const q = changeQueue()
+    const watch = r.watch('catalog/', q.push)
+    await watch.settled()
+    while (q.pending() > 0) await q.next()
+
+    // Every storage read of the next block made once the replica has it waits for `gate`.
+    const target = core.length
+    let release = (): void => {}
+    const gate = new Promise<void>((resolve) => { release = resolve })
+    let held = 0
+    const storage = state.storage
+    const read = storage.read
+    storage.read = function (this: Storage, ...args: unknown[]) {
+      const rx = read.apply(this, args)
+      const getBlock = rx.getBlock
+      rx.getBlock = function (this: Rx, index: number) {
+        const block = getBlock.call(this, index)
+        if (index !== target || core.length <= target) return block
+        held++
+        return block.then(async (value) => { await gate; return value })
+      }
+      return rx
+    }
+    defer(() => { storage.read = read; release() })
+
+    await w.putStream('a', titled('A2'))
+    const changes = await q.next(5_000) // the old path waited for the held read: nothing in time
+    expect(changes.map((c) => [c.key, (c.value as StreamRecord | null)?.title])).toEqual([['catalog/a', 'A2']])
+    expect(held).toBeGreaterThan(0) // the storage read was made, and is still held
+    release()
+
+    // The next edit is read ahead too; close() ends the session the read went through.
+    expect(state.sessions.length).toBe(sessionsBefore + 1)
+    await watch.close()
+    expect(state.sessions.length).toBe(sessionsBefore)
+  })
+
+  it('the writer reads its own appends from storage: no read ahead on a writable core', async () => {
+    const w = await openWriter()
+    const state = (w.bee.core as unknown as { state: { sessions: unknown[] } }).state
+    const before = state.sessions.length
+    const q = changeQueue()
+    const watch = watchRange(w.bee, 'catalog/', q.push)
+    defer(() => watch.close())
+    await w.putStream('a', titled('A'))
+    expect((await q.next(5_000)).map((c) => c.key)).toEqual(['catalog/a'])
+    expect(state.sessions.length).toBe(before)
+  })
+})
