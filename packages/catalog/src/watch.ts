@@ -224,8 +224,9 @@ class RangeWatcher implements RangeWatch {
     const ahead = this.next !== null && this.next.fork === fork && this.next.index === from ? this.next.block : null
     const reads = Promise.all(Array.from({ length: version - from }, (_, i) => {
       const read = core.get(from + i, this.readOpts)
-      // The read started ahead usually holds the block already; the storage read stays the bound.
-      return i === 0 && ahead !== null ? Promise.race([ahead, read]) : read
+      // The read started ahead usually holds the block already; the storage read stays the bound
+      // (and the answer, should the read ahead fail).
+      return i === 0 && ahead !== null ? Promise.race([ahead.then((block) => block ?? read, () => read), read]) : read
     }))
     let blocks: Array<Uint8Array | null>
     try {

@@ -328,6 +328,20 @@ describe('watchRange: the next block read ahead on a reader', () => {
     expect(state.sessions.length).toBe(sessionsBefore)
   })
 
+  it('a read ahead that fails leaves the edit to the storage read', async () => {
+    const { ws, rs, w, r } = await writerAndReader()
+    replicate(ws, rs)
+    await r.update({ wait: true })
+    const q = changeQueue()
+    const watch = watchRange(r.bee, 'catalog/', q.push)
+    defer(() => watch.close())
+    await watch.settled()
+    // End the read ahead's session under the watch: the pending read rejects.
+    await (watch as unknown as { nextSession: { close (): Promise<void> } }).nextSession.close()
+    await w.putStream('a', titled('A3'))
+    expect((await q.next(5_000)).map((c) => [c.key, (c.value as StreamRecord | null)?.title])).toEqual([['catalog/a', 'A3']])
+  })
+
   it('the writer reads its own appends from storage: no read ahead on a writable core', async () => {
     const w = await openWriter()
     const state = (w.bee.core as unknown as { state: { sessions: unknown[] } }).state
