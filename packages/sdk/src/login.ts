@@ -33,13 +33,6 @@ export interface LoginInit {
   /** The device key (loaded beside the network steps: it is needed only to sign the session). */
   device: KeyPair | Promise<KeyPair>
   label?: string | undefined
-  /**
-   * Work of the caller that needs no answer of the login: run beside the session call and the
-   * Argon2id check, once the password is known to open the record; awaited (and its failure
-   * thrown) before the login resolves. The player passes none: its display list must wait for
-   * the enrollment (see player.ts), which this runs before.
-   */
-  beside?: () => Promise<unknown>
 }
 
 /** hello/login retries when the panel asks for a fresh challenge (docs/rpc-protocol.md step 5). */
@@ -98,7 +91,7 @@ export async function runLogin (link: RpcClient | Promise<RpcClient | null>, rea
   }
   const auth = deriveAuthKeyPair(rwd)
   const keys = await trace.time('grants', () => unsealGrants(user, userSecret))
-  const [issued, checked, aside] = await Promise.allSettled([(async () => {
+  const [issued, checked] = await Promise.allSettled([(async () => {
     const deviceKey = await device
     const deviceId = toHex(deviceKey.publicKey)
     const signed = sessionSignedBytes(fromHex(reply.sessionChallenge, 32), init.username, deviceId)
@@ -114,11 +107,10 @@ export async function runLogin (link: RpcClient | Promise<RpcClient | null>, rea
     const waiting = trace.time('enrollment wait', () => enrolled(reader, init.username, deviceId, session.tokenVersion))
     waiting.catch(() => {}) // the caller awaits it; on a failed login nobody does (it ends within its bound)
     return { session, deviceId, waiting }
-  })(), verified, (async () => { await init.beside?.() })()])
+  })(), verified])
   if (checked.status === 'rejected') throw checked.reason
   if (!checked.value) throw SdkError.wrongPassword()
   if (issued.status === 'rejected') throw issued.reason
-  if (aside.status === 'rejected') throw aside.reason
   const { session, deviceId, waiting } = issued.value
   const state: LoginState = {
     username: init.username,

@@ -61,9 +61,9 @@ function withKdf (rpc: RpcClient, kdf: RpcClient['kdf']): RpcClient {
   return { ...rpc, kdf }
 }
 
-async function login (rpc: RpcClient, reader: CatalogReader, username: string, password: string, beside?: (trace: PhaseTrace) => Promise<unknown>) {
+async function login (rpc: RpcClient, reader: CatalogReader, username: string, password: string) {
   const trace = new PhaseTrace()
-  const outcome = await runLogin(rpc, reader, { username, password, device: generateSigningKeyPair(), ...(beside ? { beside: () => beside(trace) } : {}) }, trace)
+  const outcome = await runLogin(rpc, reader, { username, password, device: generateSigningKeyPair() }, trace)
   await outcome.enrolled
   const phase = (name: string) => trace.phases.find((p) => p.name === name)!
   return { outcome, trace, phase, end: (name: string) => phase(name).startMs + phase(name).ms }
@@ -112,20 +112,10 @@ describe('the Argon2id input', () => {
   })
 
   it('the session call runs beside Argon2id, and the login resolves only after the verifier matched', async () => {
-    const { trace, phase, end } = await login(link.rpc, link.reader, 'alice', 'alice-pw', (tr) => tr.time('beside', () => link.reader.getVodConfig()))
+    const { trace, phase, end } = await login(link.rpc, link.reader, 'alice', 'alice-pw')
     expect(phase('session call').startMs).toBeGreaterThanOrEqual(end('unseal') - 0.2)
     expect(phase('session call').startMs).toBeLessThan(end('argon2id'))
-    // The caller's own work (the player's display list reads) runs there too.
-    expect(phase('beside').startMs).toBeGreaterThanOrEqual(end('unseal') - 0.2)
-    expect(phase('beside').startMs).toBeLessThan(end('argon2id'))
     expect(trace.elapsed()).toBeGreaterThanOrEqual(end('argon2id'))
-  })
-
-  it("a failure of the caller's work beside it fails the login, after Argon2id ended", async () => {
-    const trace = new PhaseTrace()
-    const boom = new Error('display list failed')
-    await expect(runLogin(link.rpc, link.reader, { username: 'alice', password: 'alice-pw', device: generateSigningKeyPair(), beside: () => Promise.reject(boom) }, trace)).rejects.toBe(boom)
-    expect(trace.phases.map((p) => p.name)).toContain('argon2id')
   })
 
   it('a record whose seal opens but whose verifier does not match fails as a wrong password, session or not', async () => {
