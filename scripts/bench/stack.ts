@@ -189,6 +189,8 @@ export function adminClient (base: string, admin: { name: string; password: stri
     if (end < 0 || waiting === null) return
     const head = buffered.subarray(0, end).toString('latin1')
     const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0)
+    // The panel frames every JSON answer with content-length; anything else would be misread.
+    if (/\r\ntransfer-encoding: *chunked/i.test(head)) { const w = waiting; waiting = null; socket?.destroy(); w.reject(new Error('the admin client reads only content-length answers (got chunked)')); return }
     const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0)
     if (buffered.byteLength < end + 4 + length) return
     const text = buffered.subarray(end + 4, end + 4 + length).toString('utf8')
