@@ -10,7 +10,8 @@
  * storage.writeBufferMiB; default: the SDK's).
  * Commands: { cmd: 'tune', id } (also a zap when playing), { cmd: 'resolve', id } (only
  * resolve: the URL for a browser player), { cmd: 'stats' }, { cmd: 'stop' }.
- * Lines: login (ms, phases), streams (hr: sub-ms wall clock), catalog-append (hr), tune, resolved, segment (first byte of each live segment),
+ * Lines: login (ms, phases; mainMs and cpuMs: the JS thread's busy time and the process's CPU
+ * time over connect() and login()), streams (hr: sub-ms wall clock), catalog-append (hr), tune, resolved, segment (first byte of each live segment),
  * stats, error.
  */
 import { readFileSync } from 'node:fs'
@@ -136,6 +137,9 @@ function memory () {
   }
 }
 
+// The JS thread's busy time and the process's CPU time over connect() and login() (scripts/bench/login-alone.ts).
+const busy0 = performance.eventLoopUtilization()
+const cpu0 = process.cpuUsage()
 await player.connect()
 // The propagation trace's middle step: when this viewer's catalog core appended an edit (a
 // bench-only look inside the SDK; apps see only 'streams').
@@ -146,7 +150,9 @@ if (delay > 0) await sleep(delay)
 const t0 = Date.now()
 // One call, no host retry: login waits for the panel link itself (within its bound).
 await player.login(env('BENCH_USER'), env('BENCH_PASSWORD'))
-out({ type: 'login', ms: Date.now() - t0, phases: player.diagnostics().lastLogin?.phases ?? null })
+const busy = performance.eventLoopUtilization(busy0)
+const cpu = process.cpuUsage(cpu0)
+out({ type: 'login', ms: Date.now() - t0, mainMs: busy.active, cpuMs: (cpu.user + cpu.system) / 1000, phases: player.diagnostics().lastLogin?.phases ?? null })
 
 const rl = createInterface({ input: process.stdin })
 rl.on('line', (line) => {

@@ -37,6 +37,14 @@ const META: Record<string, SchemaPair> = {
   panel: { strict: PanelMetaRecord, loose: PanelMetaRecordLoose }
 }
 
+/**
+ * Read-side parses skip zod's compiled fast path: a replica decodes a few records per edit, and
+ * building that path (generated code, one function per object schema, compiled by V8 on first
+ * use) costs a cold process more than it ever saves (~2 ms per record kind on a viewer's first
+ * login, against a warm parse of the same ~10 µs either way; docs/architecture.md "The first login").
+ */
+const READ_PARSE = { jitless: true } as const
+
 function schemasFor (key: string): SchemaPair {
   const { prefix, name } = parseKey(key)
   if (prefix !== PREFIXES.meta) return BY_PREFIX[prefix]
@@ -80,7 +88,7 @@ export function decodeRecord (key: string, bytes: Uint8Array | null | undefined)
   if (bytes === null || bytes === undefined || bytes.byteLength > MAX_RECORD_BYTES) return null
   try {
     const { loose } = schemasFor(key)
-    const result = loose.safeParse(JSON.parse(b4a.toString(bytes, 'utf8')))
+    const result = loose.safeParse(JSON.parse(b4a.toString(bytes, 'utf8')), READ_PARSE)
     if (!result.success) return null
     const { prefix, name } = parseKey(key)
     if (prefix === PREFIXES.catMeta && (result.data as CatMetaRecord).slug !== name) return null

@@ -9,6 +9,14 @@ import { METHODS, type RpcMethod, type RpcReply } from './methods.js'
 import { toRemoteError, toTransportError } from './reply.js'
 import { isJsonObject, utf8DecodeStrict, utf8Encode } from './text.js'
 
+/**
+ * A client parses each method's request and reply a handful of times per connection: zod's
+ * compiled fast path (generated code per object schema, compiled on first use) costs a cold
+ * process more than it saves, on the login's critical path (~3-5 ms over hello, kdf, login and
+ * session; docs/architecture.md "The first login").
+ */
+const ONE_CALL = { jitless: true } as const
+
 /** See `createRpcClient` in index.ts. */
 export function startClient (target: RpcConnection | ProtomuxRPC, init: RpcClientInit = {}): RpcClient {
   const timeoutMs = init.timeoutMs ?? DEFAULT_TIMEOUT_MS
@@ -51,11 +59,11 @@ export function startClient (target: RpcConnection | ProtomuxRPC, init: RpcClien
 
   const call = async <M extends RpcMethod>(method: M, req: object, opts?: RpcCallOptions): Promise<RpcReply<M>> => {
     const spec = METHODS[method]
-    const request = (spec.request as z.ZodType).safeParse({ v: PROTOCOL_VERSION, ...req })
+    const request = (spec.request as z.ZodType).safeParse({ v: PROTOCOL_VERSION, ...req }, ONE_CALL)
     if (!request.success) throw RpcError.invalidArgument(describeIssues(request.error.issues))
     const json = await send(method, utf8Encode(JSON.stringify(request.data)), opts)
     if (isJsonObject(json) && typeof json.error === 'string') throw toRemoteError(json)
-    const reply = (spec.reply as z.ZodType).safeParse(json)
+    const reply = (spec.reply as z.ZodType).safeParse(json, ONE_CALL)
     if (!reply.success) throw RpcError.badReply(describeIssues(reply.error.issues))
     return reply.data as RpcReply<M>
   }
