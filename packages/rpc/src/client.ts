@@ -12,7 +12,7 @@ import { isJsonObject, utf8DecodeStrict, utf8Encode } from './text.js'
 /**
  * A client parses each method's request and reply a handful of times per connection: zod's
  * compiled fast path (generated code per object schema, compiled on first use) costs a cold
- * process more than it saves, on the login's critical path (~3-5 ms over hello, kdf, login and
+ * process more than it saves, on the login's critical path (~2-5 ms over hello, kdf, login and
  * session; docs/architecture.md "The first login").
  */
 const ONE_CALL = { jitless: true } as const
