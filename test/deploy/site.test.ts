@@ -2,7 +2,7 @@ import { chmod, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlayer, loginWithRetry } from '@arus/sdk'
-import { BROADCASTER_TEST_ENV, createHttpClient, createTestnet, decodeWithFfmpeg, freePort, LIGHT_CHANNEL, PANEL_TEST_ENV, tmpDir, waitFor, type HttpClient, type Testnet } from '@arus/testkit'
+import { BROADCASTER_TEST_ENV, cleanupAll, createHttpClient, createTestnet, decodeWithFfmpeg, freePort, LIGHT_CHANNEL, PANEL_TEST_ENV, tmpDir, waitFor, type HttpClient, type Testnet } from '@arus/testkit'
 import { DOCKER, must, run } from './docker.js'
 import { buildImages, IMAGE, MEDIA } from './images.js'
 
@@ -66,6 +66,8 @@ afterAll(async () => {
   await run('docker-compose', ['-p', PROJECT, '-f', 'docker/compose.yaml', 'down', '-v', '--remove-orphans', '-t', '10'], { env, timeoutMs: 120_000 })
   console.log(`deploy facts: ${JSON.stringify(facts)}`)
   await testnet?.destroy()
+  // The env dirs (credentials, env files) and the backup dir were made without a test context.
+  await cleanupAll()
 }, 180_000)
 
 describe('deploy pack', () => {
