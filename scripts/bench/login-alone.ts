@@ -9,7 +9,7 @@
  *   pnpm exec tsc -b && pnpm exec tsx scripts/bench/login-alone.ts [viewers=12]
  */
 import { computeVerifier, DEFAULT_ARGON } from '../../packages/crypto/dist/index.js'
-import { startStack } from './stack.js'
+import { startStack, USER } from './stack.js'
 
 const VIEWERS = Math.min(40, Math.max(1, Number(process.argv[2] ?? 12)))
 const STREAMS = 10
@@ -31,7 +31,7 @@ const stack = await startStack([])
 try {
   for (let i = 0; i < STREAMS; i++) {
     await stack.panel('POST', '/api/streams', { id: `s${i}`, title: `Stream ${i}` })
-    await stack.panel('POST', '/api/users/bench/grants', { streamId: `s${i}` })
+    await stack.panel('POST', `/api/users/${USER.name}/grants`, { streamId: `s${i}` })
   }
   const logins: Array<{ mainMs: number; cpuMs: number; ms: number; phases: Array<{ name: string; startMs: number; ms: number }> }> = []
   for (let i = 0; i < VIEWERS; i++) {
