@@ -1,8 +1,7 @@
 import b4a from 'b4a'
 import type { CatalogReader, UserRecord } from '@arus/catalog'
 import {
-  computeVerifier, constantTimeEqual, deriveAuthKeyPair, deriveRwd, deriveWrapKey, fromHex, oprf, openGrant,
-  openSecret, sign, solvePow, toHex, type ArgonCost, type KeyPair
+  deriveAuthKeyPair, deriveRwd, deriveWrapKey, fromHex, oprf, openGrant, openSecret, sign, solvePow, toHex, type KeyPair
 } from '@arus/crypto'
 import { RpcError, sessionSignedBytes, type RpcClient } from '@arus/rpc'
 import { LOGIN_CATALOG_WAIT_MS, LOGIN_ENROLL_WAIT_MS } from './constants.js'
@@ -41,13 +40,13 @@ const CHALLENGE_RETRIES = 3
 /**
  * Spec 3 "Authentication" 1, docs/rpc-protocol.md "Login, step by step": hello → proof of work →
  * OPRF login → read user/<name> from the verified replica → finalize → unseal (a wrong password
- * fails here, client-side) → session, beside the Argon2id verifier check (login resolves only
- * once it matched).
+ * fails here, client-side) → session.
  *
  * The replica read does not depend on the panel's answers, so it runs beside the OPRF round;
- * the blinding and the finalize run while the link or the read is still waited for, and
- * Argon2id starts with the salt and cost of the panel's `kdf` answer when that comes before the
- * record (docs/benchmarks.md "Login phases"); every step is recorded on `trace`.
+ * the blinding and the finalize run while the link or the read is still waited for; every step
+ * is recorded on `trace` (docs/benchmarks.md "Login phases"). The record's Argon2id verifier is
+ * not recomputed here: it proves nothing the seal does not, and an attacker never computes it
+ * (docs/architecture.md "The first login").
  */
 export async function runLogin (link: RpcClient | Promise<RpcClient | null>, reader: CatalogReader, init: LoginInit, trace = new PhaseTrace()): Promise<LoginOutcome> {
   const input = b4a.from(init.password, 'utf8')
@@ -61,12 +60,9 @@ export async function runLogin (link: RpcClient | Promise<RpcClient | null>, rea
   const blinded = await trace.time('blind', () => oprf.blind(input))
   const rpc = await link
   if (rpc === null) throw SdkError.notConnected()
-  // The salt and cost, asked beside the OPRF round: Argon2id can then start with the OPRF
-  // reply instead of after the replica's read (an older panel: from the record, as before).
-  const kdf = askKdf(rpc, init.username, trace)
   const { reply, blind } = await oprfRound(rpc, init.username, input, blinded, trace)
   // Finalized while the replica read may still run (a wrong evaluation is reported after the
-  // record, as before: an unknown user stays a wrong password).
+  // record: an unknown user stays a wrong password).
   let rwd: Uint8Array | null = null
   let finalizeError: unknown = null
   try {
@@ -74,44 +70,33 @@ export async function runLogin (link: RpcClient | Promise<RpcClient | null>, rea
   } catch (err) {
     finalizeError = err
   }
-  if (rwd === null) {
-    if ((await reading) === null) throw SdkError.wrongPassword()
-    throw finalizeError
-  }
-  const { user, verified } = await verifierFor(rwd, kdf, reading, trace)
-  // A wrong password fails here already, on the client: the X25519 secret is sealed under a key
-  // from rwd (XSalsa20-Poly1305), and it does not open. So the session call need not wait for
-  // Argon2id: it runs beside it, and login() resolves only after the verifier matched too.
+  const user = await reading
+  if (user === null) throw SdkError.wrongPassword()
+  if (rwd === null) throw finalizeError
+  // A wrong password fails here, on the client: the X25519 secret is sealed under a key from rwd
+  // (XSalsa20-Poly1305), and it does not open. So a wrong password never reaches `session`.
   let userSecret: Uint8Array
   try {
     userSecret = await trace.time('unseal', () => openSecret(deriveWrapKey(rwd), user.encPriv))
   } catch {
-    await verified.catch(() => {})
     throw SdkError.wrongPassword()
   }
   const auth = deriveAuthKeyPair(rwd)
   const keys = await trace.time('grants', () => unsealGrants(user, userSecret))
-  const [issued, checked] = await Promise.allSettled([(async () => {
-    const deviceKey = await device
-    const deviceId = toHex(deviceKey.publicKey)
-    const signed = sessionSignedBytes(fromHex(reply.sessionChallenge, 32), init.username, deviceId)
-    const session = await trace.time('session call', () => call(() => rpc.session({
-      username: init.username,
-      deviceId,
-      ...(init.label === undefined ? {} : { label: init.label }),
-      authSig: toHex(sign(signed, auth.secretKey)),
-      deviceSig: toHex(sign(signed, deviceKey.secretKey))
-    })))
-    // The wait for the replica to show the new enrollment starts at once (bounded; it runs beside
-    // the rest of Argon2id and the display list in the player); login resolves only after it.
-    const waiting = trace.time('enrollment wait', () => enrolled(reader, init.username, deviceId, session.tokenVersion))
-    waiting.catch(() => {}) // the caller awaits it; on a failed login nobody does (it ends within its bound)
-    return { session, deviceId, waiting }
-  })(), verified])
-  if (checked.status === 'rejected') throw checked.reason
-  if (!checked.value) throw SdkError.wrongPassword()
-  if (issued.status === 'rejected') throw issued.reason
-  const { session, deviceId, waiting } = issued.value
+  const deviceKey = await device
+  const deviceId = toHex(deviceKey.publicKey)
+  const signed = sessionSignedBytes(fromHex(reply.sessionChallenge, 32), init.username, deviceId)
+  const session = await trace.time('session call', () => call(() => rpc.session({
+    username: init.username,
+    deviceId,
+    ...(init.label === undefined ? {} : { label: init.label }),
+    authSig: toHex(sign(signed, auth.secretKey)),
+    deviceSig: toHex(sign(signed, deviceKey.secretKey))
+  })))
+  // The wait for the replica to show the new enrollment starts at once (bounded; it runs beside
+  // the display list in the player); login resolves only after it.
+  const waiting = trace.time('enrollment wait', () => enrolled(reader, init.username, deviceId, session.tokenVersion))
+  waiting.catch(() => {}) // the caller awaits it
   const state: LoginState = {
     username: init.username,
     deviceId,
@@ -139,51 +124,6 @@ async function oprfRound (rpc: RpcClient, username: string, input: Uint8Array, f
       throw translate(err)
     }
   }
-}
-
-/** The Argon2id input besides rwd: `user.salt` and `user.argon`. */
-interface KdfParams { salt: string; argon: ArgonCost }
-
-const paramsOf = (user: UserRecord | null): KdfParams | null => user === null ? null : { salt: user.salt, argon: user.argon }
-
-/** The panel's `kdf` answer, or null when it has none (an older panel: unknown method) or fails. */
-function askKdf (rpc: RpcClient, username: string, trace: PhaseTrace): Promise<KdfParams | null> {
-  return trace.time('kdf call', () => rpc.kdf({ username })).then((r) => ({ salt: r.salt, argon: r.argon }), () => null)
-}
-
-/**
- * Starts Argon2id with the salt and cost that come first, the panel's `kdf` answer or the
- * replica's record, and returns the record with `verified`: whether the record's verifier
- * matches. A run started from a `kdf` answer counts only when the record names the same salt
- * and cost; otherwise (a password rotated in between) it runs again with the record's. No
- * Argon2id run outlives a failure here (no record: a wrong password; a failed read).
- */
-async function verifierFor (rwd: Uint8Array, kdf: Promise<KdfParams | null>, reading: Promise<UserRecord | null>, trace: PhaseTrace): Promise<{ user: UserRecord, verified: Promise<boolean> }> {
-  const first = await Promise.race([kdf.then((p) => p ?? reading.then(paramsOf)), reading.then(paramsOf)])
-  if (first === null) throw SdkError.wrongPassword() // the record came first, and there is none
-  const argon = (p: KdfParams): Promise<Uint8Array> => trace.time('argon2id', () => computeVerifier(rwd, fromHex(p.salt, 16), p.argon))
-  const running = argon(first)
-  running.catch(() => {}) // awaited below on every path
-  const settle = async (): Promise<void> => { await running.catch(() => {}) }
-  let user: UserRecord | null
-  try {
-    user = await reading
-  } catch (err) {
-    await settle()
-    throw err
-  }
-  if (user === null) {
-    await settle()
-    throw SdkError.wrongPassword()
-  }
-  const record = user
-  const same = first.salt === record.salt && first.argon.opslimit === record.argon.opslimit && first.argon.memlimit === record.argon.memlimit
-  const verified = (async () => {
-    const verifier = same ? await running : (await settle(), await argon(paramsOf(record)!))
-    return constantTimeEqual(verifier, fromHex(record.verifier, 32))
-  })()
-  verified.catch(() => {}) // the caller awaits it on every path
-  return { user: record, verified }
 }
 
 async function readUser (reader: CatalogReader, username: string, trace: PhaseTrace): Promise<UserRecord | null> {
