@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cleanupAll, createTestnet, decodeWithFfmpeg, startLibrary, startPanel, tmpDir, waitFor, type LibraryHandle, type PanelHandle, type Testnet } from '@arus/testkit'
+import { childPriorities, cleanupAll, createTestnet, decodeWithFfmpeg, startLibrary, startPanel, tmpDir, waitFor, type LibraryHandle, type PanelHandle, type Testnet } from '@arus/testkit'
 import { createPlayer, loginWithRetry } from '@arus/sdk'
 import { makeMedia } from './media.js'
 
@@ -37,11 +37,21 @@ describe('library ingest to a viewer', () => {
     await library.api('POST', '/api/titles', { id: 'vod.copy', input: h264, title: 'Copy film', description: 'A remux', category: ['Films'] })
     await library.api('POST', '/api/titles', { id: 'vod.trans', input: mpeg2, title: 'Transcoded film', hlsTime: 2 })
     const phases = new Set<string>()
-    await waitFor(async () => {
-      const t2 = await library.api('GET', '/api/titles/vod.trans')
-      if (t2.ingest) phases.add(t2.ingest.phase)
-      return t2.state === 'ready'
-    }, { timeoutMs: 120_000, intervalMs: 50, message: 'transcode ready' })
+    // The ingest's ffmpeg and ffprobe run at INGEST_NICE (19 by default), every thread of them.
+    const niceness = new Set<number>()
+    const sample = setInterval(() => {
+      for (const p of childPriorities(library.proc!.child.pid!, ['ffmpeg', 'ffprobe'])) for (const n of p.threads) niceness.add(n)
+    }, 10)
+    try {
+      await waitFor(async () => {
+        const t2 = await library.api('GET', '/api/titles/vod.trans')
+        if (t2.ingest) phases.add(t2.ingest.phase)
+        return t2.state === 'ready'
+      }, { timeoutMs: 120_000, intervalMs: 50, message: 'transcode ready' })
+    } finally {
+      clearInterval(sample)
+    }
+    expect([...niceness]).toEqual([19]) // the highest niceness there is, whatever the suite's own
     const copied = await library.waitTitle('vod.copy')
     const trans = await library.waitTitle('vod.trans')
     expect(copied).toMatchObject({ state: 'ready', registered: true, registerError: null, feedKey: expect.stringMatching(/^[0-9a-f]{64}$/), segments: expect.any(Number) })

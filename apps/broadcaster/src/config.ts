@@ -39,6 +39,7 @@ export const broadcasterEnvSchema = z.object({
   ORIGIN_HOLD_MS: env.int({ min: 0, max: 60_000, default: 1500 }).describe('Origin upload shaping: a request for a media block already sent to ORIGIN_PEERS_PER_BLOCK viewers waits, while one of them is still connected, at most this long for a viewer to serve it, then is answered anyway.'),
   FFMPEG_PATH: env.str({ default: 'ffmpeg', min: 1 }).describe('ffmpeg binary.'),
   FFPROBE_PATH: env.str({ default: 'ffprobe', min: 1 }).describe('ffprobe binary.'),
+  ENCODER_NICE: env.int({ min: 0, max: 19, default: 10 }).describe('Niceness of every ffmpeg a channel runs (docs/broadcaster.md "Encoder priority"): on a busy box the daemons\' request paths (a panel\'s edits and logins, this daemon\'s feeds) get a core first and the encoders every cycle left; `0` runs them at the default priority.'),
 
   ANALYTICS_ENABLED: env.bool(true).describe('Keep hourly analytics (peers, egress bytes, respawns per channel; counts only).'),
   ANALYTICS_RETENTION_DAYS: env.int({ min: 1, max: 3650, default: 30 }).describe('UTC days of analytics kept.'),

@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process'
 import { readdir, readFile, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { getPriority, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { randomBytes } from '@arus/crypto'
 import { openFeedReader } from '@arus/feed'
-import { cleanupAll, createTestnet, freePort, linkToPanel, startPanel, tmpDir, tmpStore, waitFor, withTimeout, type PanelHandle, type PanelLink, type Testnet } from '@arus/testkit'
+import { childPriorities, cleanupAll, createTestnet, freePort, linkToPanel, startPanel, tmpDir, tmpStore, waitFor, withTimeout, type PanelHandle, type PanelLink, type Testnet } from '@arus/testkit'
 import { apiClient, broadcasterEnv, cli, LIGHT, spawnBroadcaster, type SpawnedBroadcaster } from './helpers.js'
 
 // Done means (issue 4): a `test` channel started through the control API registers with a
@@ -109,6 +109,20 @@ describe('broadcaster with a real panel', () => {
     await waitFor(async () => (await view('live1')).registered === true, { timeoutMs: 10_000, message: 'registered flag' })
     expect(await view('live1')).toMatchObject({ state: 'up', running: true, registerError: null })
   }, 60_000)
+
+  it("runs the channel's ffmpeg, every thread of it, at ENCODER_NICE (10 by default) while the daemon keeps the default priority", async () => {
+    const daemon = bc.proc.child.pid!
+    // The encoder is up (the channel registered above); its threads start with it.
+    const encoders = await waitFor(() => {
+      const found = childPriorities(daemon, ['ffmpeg'])
+      return found.length === 1 && found[0]!.threads.length > 1 ? found : null
+    }, { timeoutMs: 10_000, message: "the channel's ffmpeg and its threads" })
+    // nice adds to the niceness the daemon runs at (this suite's own, 0 unless it runs niced).
+    const base = Number((await readFile(`/proc/${daemon}/stat`, 'utf8')).split(') ')[1]!.split(' ')[16])
+    expect(base).toBe(getPriority())
+    const want = Math.min(19, base + 10)
+    expect(encoders[0]!.threads.every((nice) => nice === want), `niceness of each thread: ${encoders[0]!.threads.join(', ')}`).toBe(true)
+  })
 
   it('lets a peer holding feedKey + stream key replicate H.264/AAC segments; without the key they do not decode', async () => {
     const key = await streamKey('live1')

@@ -12,6 +12,7 @@ export const libraryEnvSchema = z.object({
   PUBLISHER_KEY: env.hex({ bytes: 64, optional: true }).describe('Ed25519 secret key that signs registers: the enrolled site key or, without PUBLISHER_NAME, the legacy shared key.'),
   HLS_TIME: env.int({ min: 1, max: 30, default: 4 }).describe('Default segment length in seconds of a title (a title may set its own hlsTime).'),
   INGEST_CONCURRENCY: env.int({ min: 1, max: 16, default: 1 }).describe('Titles ingested at once (a 720p transcode takes about 1.7 cores here, docs/benchmarks.md); the rest wait queued.'),
+  INGEST_NICE: env.int({ min: 0, max: 19, default: 19 }).describe('Niceness of the ingest\'s ffmpeg and ffprobe (docs/library.md "Ingest priority"): a title\'s transcode is batch work, so live encoders (a broadcaster\'s default is 10) and the daemons on the same box get a busy core first; `0` runs it at the default priority.'),
   ...swarmEnv,
   ...socketBufferEnv,
   ...adminAuthEnv,

@@ -43,6 +43,8 @@ export type { ResellerHandle, ResellerInit, ResellerPanelRef } from './reseller.
 export { createStack } from './stack.js'
 export type { Stack, StackBroadcasterInit, StackInit } from './stack.js'
 export { decodeWithFfmpeg } from './ffmpeg.js'
+
+export { childPriorities, type ProcessPriority } from './procfs.js'
 export type { DecodeInit, DecodeResult } from './ffmpeg.js'
 export { collectSecrets, envSecrets, ENV_SECRET_VARIABLES, findSecrets, SECRET_KINDS } from './secrets.js'
 export type { SecretKind, SecretValue } from './secrets.js'
