@@ -3,12 +3,10 @@
  * `pnpm bench` (scripts/bench/viewer.mjs, same Node flags) log in one after another against a
  * panel with a catalog of ten granted streams, but no broadcaster and no encoder running. What
  * it prints is the product's own login on this machine; `pnpm bench` measures the same login
- * while ten ffmpeg encoders share the two cores. It first times Argon2id alone (the default
- * cost, in this process), the yardstick of the machine's speed.
+ * while ten ffmpeg encoders share the two cores.
  *
  *   pnpm exec tsc -b && pnpm exec tsx scripts/bench/login-alone.ts [viewers=12]
  */
-import { computeVerifier, DEFAULT_ARGON } from '../../packages/crypto/dist/index.js'
 import { startStack, USER } from './stack.js'
 
 const VIEWERS = Math.min(40, Math.max(1, Number(process.argv[2] ?? 12)))
@@ -18,14 +16,6 @@ const median = (xs: number[]): number => {
   const v = [...xs].sort((a, b) => a - b)
   return v.length % 2 === 1 ? v[(v.length - 1) / 2]! : (v[v.length / 2 - 1]! + v[v.length / 2]!) / 2
 }
-
-const alone: number[] = []
-for (let i = 0; i < 12; i++) {
-  const t0 = performance.now()
-  await computeVerifier(new Uint8Array(32).fill(i), new Uint8Array(16).fill(1), DEFAULT_ARGON)
-  alone.push(performance.now() - t0)
-}
-console.log(`Argon2id alone (64 MiB, 3 passes, 12 runs): median ${median(alone).toFixed(1)} ms (min ${Math.min(...alone).toFixed(1)}, max ${Math.max(...alone).toFixed(1)})`)
 
 const stack = await startStack([])
 try {
@@ -47,7 +37,7 @@ try {
   console.log(`${VIEWERS} fresh viewers, one after another, no encoder running (medians):`)
   console.log(`  JS thread busy ${median(logins.map((l) => l.mainMs)).toFixed(1)} ms, process CPU ${median(logins.map((l) => l.cpuMs)).toFixed(1)} ms (over connect() and login())`)
   console.log(`  login        ${median(logins.map((l) => l.ms)).toFixed(1)} ms (min ${Math.min(...logins.map((l) => l.ms))}, max ${Math.max(...logins.map((l) => l.ms))})`)
-  for (const name of ['panel link', 'hello', 'proof of work', 'oprf call', 'argon2id', 'session call', 'enrollment wait', 'display list']) {
+  for (const name of ['panel link', 'hello', 'proof of work', 'oprf call', 'user record', 'unseal', 'session call', 'enrollment wait', 'display list']) {
     console.log(`  ${name.padEnd(16)} starts at ${phase(name, 'startMs')} ms, takes ${phase(name, 'ms')} ms`)
   }
 } finally {

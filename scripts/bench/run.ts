@@ -434,7 +434,7 @@ function renderPhases (logins: Array<Array<{ name: string; startMs: number; ms: 
     return { name, start: med(ps.map((p) => p.startMs)), ms: med(ps.map((p) => p.ms)), max: Math.max(...ps.map((p) => p.ms)), n: ps.length }
   }).sort((a, b) => a.start - b.start)
   return [
-    `Login phases (diagnostics().lastLogin of ${logins.length} fresh viewers, default Argon2id and proof-of-work cost): median start after login() was called, median and max duration. Phases that overlap ran side by side.`,
+    `Login phases (diagnostics().lastLogin of ${logins.length} fresh viewers, the default proof-of-work cost; the login runs no Argon2id): median start after login() was called, median and max duration. Phases that overlap ran side by side.`,
     '',
     '| Phase | starts at (ms) | takes (ms) | max (ms) | n |',
     '|---|---|---|---|---|',

@@ -27,22 +27,23 @@ describe('the first login', () => {
     expect(list.map((i) => i.id)).toEqual(['one'])
     const last = player.diagnostics().lastLogin!
     const names = last.phases.map((p) => p.name)
-    for (const step of ['panel link', 'device key', 'blind', 'catalog update', 'user record', 'kdf call', 'hello', 'proof of work', 'oprf call', 'argon2id', 'unseal', 'session call', 'enrollment wait', 'grants', 'display list']) {
+    for (const step of ['panel link', 'device key', 'blind', 'catalog update', 'user record', 'hello', 'proof of work', 'oprf call', 'unseal', 'session call', 'enrollment wait', 'grants', 'display list']) {
       expect(names, step).toContain(step)
     }
+    // No Argon2id on the client (docs/architecture.md "The first login"), so no kdf call either.
+    expect(names).not.toContain('argon2id')
+    expect(names).not.toContain('kdf call')
     const at = (name: string) => last.phases.find((p) => p.name === name)!
-    // The replica read does not wait for the link or the OPRF round; the verifier waits for both.
+    // The replica read does not wait for the link or the OPRF round.
     expect(at('catalog update').startMs).toBeLessThan(at('hello').startMs)
     // The blinding needs only the password: done before the link is used, not after the proof of work.
     expect(at('blind').startMs + at('blind').ms).toBeLessThanOrEqual(at('hello').startMs + 0.2)
     expect(at('user record').startMs).toBeGreaterThanOrEqual(at('catalog update').startMs + at('catalog update').ms - 0.2)
-    expect(at('argon2id').startMs).toBeGreaterThanOrEqual(at('oprf call').startMs + at('oprf call').ms - 0.2)
-    // Argon2id needs the salt and cost: from the panel's kdf answer or the record, whichever came first.
-    expect(at('argon2id').startMs).toBeGreaterThanOrEqual(Math.min(at('kdf call').startMs + at('kdf call').ms, at('user record').startMs + at('user record').ms) - 0.2)
-    expect(at('kdf call').startMs).toBeLessThan(at('oprf call').startMs)
-    // A wrong password fails at the unseal already: the session call follows it, beside Argon2id.
+    // The unseal needs the OPRF output and the record; a wrong password fails there, before the session call.
+    expect(at('unseal').startMs).toBeGreaterThanOrEqual(at('oprf call').startMs + at('oprf call').ms - 0.2)
+    expect(at('unseal').startMs).toBeGreaterThanOrEqual(at('user record').startMs + at('user record').ms - 0.2)
     expect(at('session call').startMs).toBeGreaterThanOrEqual(at('unseal').startMs + at('unseal').ms - 0.2)
-    expect(last.totalMs).toBeGreaterThanOrEqual(at('argon2id').startMs + at('argon2id').ms - 0.2)
+    expect(at('display list').startMs).toBeGreaterThanOrEqual(at('session call').startMs + at('session call').ms - 0.2)
     for (const p of last.phases) expect(p.startMs + p.ms).toBeLessThanOrEqual(last.totalMs + 0.2)
     expect(player.session()?.username).toBe('alice')
     expect(await player.sessionLive()).toBe(true)

@@ -1,22 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CatalogReader, UserRecord } from '@arus/catalog'
 import { generateSigningKeyPair, newSalt, toHex } from '@arus/crypto'
-import { RpcError, type RpcClient } from '@arus/rpc'
+import type { RpcClient } from '@arus/rpc'
 import { cleanupAll, linkToPanel, type PanelLink } from '@arus/testkit'
 import { runLogin } from '../../src/login.js'
 import { PhaseTrace } from '../../src/trace.js'
 import { api, createStack, panel, runPanel, type Stack } from '../helpers/stack.js'
 
-// Argon2id starts with the salt and cost that come first: the panel's `kdf` answer or the
-// replica's record (docs/architecture.md "The first login"). Against a real panel, these cases
-// hold the record back or change what the panel's link answers, and read the login's trace.
+// The login proves the password with the seal of the record's X25519 secret (client-side) and
+// the auth key's signature (checked by the panel); it runs no Argon2id (docs/architecture.md
+// "The first login"). Against a real panel, these cases hold the record back, change what the
+// replica answers, or count what the link is asked, and read the login's trace.
 const ctx = { onTestFinished: () => {} }
 let stack: Stack
 let link: PanelLink
 
 beforeAll(async () => {
-  // A real cost (64 MiB, 2 passes: tens of ms), so the overlaps below are visible in the trace.
-  stack = await createStack(ctx, { ARGON2_MEM_KIB: '65536', ARGON2_OPS: '2' })
+  // The default Argon2id cost: the verifier in alice's record is the real one.
+  stack = await createStack(ctx, { ARGON2_MEM_KIB: '65536', ARGON2_OPS: '3' })
   await panel(stack, ['create-user', 'alice'], 'alice-pw\n')
   await runPanel(ctx, stack)
   await api(stack, 'POST', '/api/streams', { id: 'one', title: 'One' })
@@ -56,9 +57,20 @@ function editedRecord (reader: CatalogReader, edit: (u: UserRecord) => UserRecor
   })
 }
 
-/** The link's RPC client with its `kdf` replaced. */
-function withKdf (rpc: RpcClient, kdf: RpcClient['kdf']): RpcClient {
-  return { ...rpc, kdf }
+/** The link's RPC client, counting the calls of each method. */
+function counting (rpc: RpcClient): { rpc: RpcClient, calls: Map<string, number> } {
+  const calls = new Map<string, number>()
+  const wrapped = new Proxy(rpc, {
+    get (target, prop) {
+      const value = Reflect.get(target, prop, target) as unknown
+      if (typeof value !== 'function') return value
+      return (...args: unknown[]) => {
+        calls.set(String(prop), (calls.get(String(prop)) ?? 0) + 1)
+        return (value as (...a: unknown[]) => unknown).apply(target, args)
+      }
+    }
+  })
+  return { rpc: wrapped, calls }
 }
 
 async function login (rpc: RpcClient, reader: CatalogReader, username: string, password: string) {
@@ -69,68 +81,51 @@ async function login (rpc: RpcClient, reader: CatalogReader, username: string, p
   return { outcome, trace, phase, end: (name: string) => phase(name).startMs + phase(name).ms }
 }
 
-describe('the Argon2id input', () => {
-  it("starts with the panel's kdf answer while the record is still on its way", async () => {
-    const { outcome, trace, phase, end } = await login(link.rpc, slowFirstRead(link.reader, 400), 'alice', 'alice-pw')
+describe('the login', () => {
+  it('proves the password without Argon2id: no kdf call, no verifier run, the record read beside the OPRF round', async () => {
+    const { rpc, calls } = counting(link.rpc)
+    const { outcome, trace, phase, end } = await login(rpc, slowFirstRead(link.reader, 300), 'alice', 'alice-pw')
     expect([...outcome.state.keys.keys()]).toEqual(['one'])
-    expect(trace.phases.filter((p) => p.name === 'argon2id')).toHaveLength(1)
-    expect(phase('argon2id').startMs).toBeGreaterThanOrEqual(end('kdf call') - 0.2)
-    expect(phase('argon2id').startMs).toBeGreaterThanOrEqual(end('oprf call') - 0.2)
-    // Started long before the held-back record came (it was held 400 ms).
-    expect(phase('argon2id').startMs).toBeLessThan(end('user record') - 300)
-  })
-
-  it('takes them from the record when the panel has no kdf method (an older panel)', async () => {
-    const older = withKdf(link.rpc, () => Promise.reject(RpcError.unknownMethod()))
-    const { outcome, trace, phase, end } = await login(older, slowFirstRead(link.reader, 200), 'alice', 'alice-pw')
-    expect([...outcome.state.keys.keys()]).toEqual(['one'])
-    expect(trace.phases.filter((p) => p.name === 'argon2id')).toHaveLength(1)
-    expect(phase('argon2id').startMs).toBeGreaterThanOrEqual(end('user record') - 0.2)
-  })
-
-  it('runs again with the record\'s salt when the kdf answer named another (a password rotated in between)', async () => {
-    const stale = withKdf(link.rpc, async (req) => ({ ...(await link.rpc.kdf(req)), salt: toHex(newSalt()) }))
-    const { outcome, trace, end } = await login(stale, slowFirstRead(link.reader, 200), 'alice', 'alice-pw')
-    expect([...outcome.state.keys.keys()]).toEqual(['one'])
-    const runs = trace.phases.filter((p) => p.name === 'argon2id')
-    expect(runs).toHaveLength(2)
-    expect(runs[1]!.startMs).toBeGreaterThanOrEqual(end('user record') - 0.2)
-  })
-
-  it('an unknown name fails as a wrong password only after its Argon2id run ended', async () => {
-    // A costly run (128 MiB, 4 passes: a few hundred ms) and a record (none) that comes soon
-    // after the kdf answer: login() must not throw while the run still holds its memory.
-    const costly = withKdf(link.rpc, async (req) => ({ ...(await link.rpc.kdf(req)), argon: { opslimit: 4, memlimit: 128 * 1024 * 1024 } }))
-    const trace = new PhaseTrace()
-    await expect(runLogin(costly, slowFirstRead(link.reader, 50), { username: 'nobody', password: 'x', device: generateSigningKeyPair() }, trace))
-      .rejects.toMatchObject({ code: 'SDK_WRONG_PASSWORD' })
-    // The phase is recorded when the run ends: it ended before login() threw.
-    const run = trace.phases.find((p) => p.name === 'argon2id')
-    expect(run).toBeDefined()
-    expect(run!.startMs).toBeLessThan(trace.phases.find((p) => p.name === 'user record')!.startMs + trace.phases.find((p) => p.name === 'user record')!.ms)
-    expect(trace.phases.map((p) => p.name)).not.toContain('session call')
-  })
-
-  it('the session call runs beside Argon2id, and the login resolves only after the verifier matched', async () => {
-    const { trace, phase, end } = await login(link.rpc, link.reader, 'alice', 'alice-pw')
+    expect(outcome.state.token.length).toBeGreaterThan(0)
+    const names = trace.phases.map((p) => p.name)
+    expect(names).not.toContain('argon2id')
+    expect(names).not.toContain('kdf call')
+    expect(Object.fromEntries(calls)).toEqual({ hello: 1, login: 1, session: 1 })
+    // The held-back record (300 ms) is what the unseal and the session call waited for.
+    expect(phase('catalog update').startMs).toBeLessThan(phase('hello').startMs)
+    expect(phase('user record').ms).toBeGreaterThanOrEqual(300)
+    expect(phase('unseal').startMs).toBeGreaterThanOrEqual(end('user record') - 0.2)
     expect(phase('session call').startMs).toBeGreaterThanOrEqual(end('unseal') - 0.2)
-    expect(phase('session call').startMs).toBeLessThan(end('argon2id'))
-    expect(trace.elapsed()).toBeGreaterThanOrEqual(end('argon2id'))
   })
 
-  it('a record whose seal opens but whose verifier does not match fails as a wrong password, session or not', async () => {
+  it('a wrong password fails at the seal, on the client: no session call reaches the panel', async () => {
+    const { rpc, calls } = counting(link.rpc)
     const trace = new PhaseTrace()
-    const tampered = editedRecord(link.reader, (u) => ({ ...u, verifier: toHex(newSalt()) + toHex(newSalt()) }))
-    await expect(runLogin(link.rpc, tampered, { username: 'alice', password: 'alice-pw', device: generateSigningKeyPair() }, trace))
+    await expect(runLogin(rpc, link.reader, { username: 'alice', password: 'not-it', device: generateSigningKeyPair() }, trace))
       .rejects.toMatchObject({ code: 'SDK_WRONG_PASSWORD' })
-    expect(trace.phases.map((p) => p.name)).toContain('argon2id')
-  })
-
-  it('a wrong password still fails on the client, with the kdf answer in use', async () => {
-    const trace = new PhaseTrace()
-    await expect(runLogin(link.rpc, link.reader, { username: 'alice', password: 'not-it', device: generateSigningKeyPair() }, trace))
-      .rejects.toMatchObject({ code: 'SDK_WRONG_PASSWORD' })
-    expect(trace.phases.map((p) => p.name)).toContain('kdf call')
+    expect(calls.get('session')).toBeUndefined()
     expect(trace.phases.map((p) => p.name)).not.toContain('session call')
+  })
+
+  it('an unknown name fails as a wrong password, with no session call', async () => {
+    const { rpc, calls } = counting(link.rpc)
+    await expect(runLogin(rpc, link.reader, { username: 'nobody', password: 'x', device: generateSigningKeyPair() }))
+      .rejects.toMatchObject({ code: 'SDK_WRONG_PASSWORD' })
+    expect(calls.get('login')).toBe(1)
+    expect(calls.get('session')).toBeUndefined()
+  })
+
+  it('the seal is what the client checks: a sealed secret that does not open fails with the right password', async () => {
+    const { rpc, calls } = counting(link.rpc)
+    const tampered = editedRecord(link.reader, (u) => ({ ...u, encPriv: u.encPriv.slice(0, -2) + (u.encPriv.endsWith('00') ? '01' : '00') }))
+    await expect(runLogin(rpc, tampered, { username: 'alice', password: 'alice-pw', device: generateSigningKeyPair() }))
+      .rejects.toMatchObject({ code: 'SDK_WRONG_PASSWORD' })
+    expect(calls.get('session')).toBeUndefined()
+  })
+
+  it("the record's verifier is not read: a different one changes nothing (it proves nothing the seal does not)", async () => {
+    const other = editedRecord(link.reader, (u) => ({ ...u, verifier: toHex(newSalt()) + toHex(newSalt()) }))
+    const { outcome } = await login(link.rpc, other, 'alice', 'alice-pw')
+    expect([...outcome.state.keys.keys()]).toEqual(['one'])
   })
 })
