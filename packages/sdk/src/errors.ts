@@ -9,7 +9,7 @@ export const SDK_ERROR_CODES = {
   SDK_NO_PANEL_KEY: 'connect() was called without a panel key, and none was given to createPlayer.',
   SDK_NOT_CONNECTED: "'not connected to panel': the panel link is still dialing (retry) or connect() was not called.",
   SDK_NOT_LOGGED_IN: 'The method needs a successful login() first.',
-  SDK_WRONG_PASSWORD: 'The username or password is wrong (checked client-side against the replicated verifier).',
+  SDK_WRONG_PASSWORD: 'The username or password is wrong (checked client-side: the account\'s sealed key does not open with it).',
   SDK_LOGIN_LOCKED: 'The panel throttles this account or device; retry after `retryAfter` seconds.',
   SDK_ACCOUNT_DISABLED: 'The panel refused the session: the account is disabled.',
   SDK_LOGIN_FAILED: 'The panel refused or failed the login for another reason (the message says which).',
