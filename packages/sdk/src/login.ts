@@ -46,7 +46,7 @@ const CHALLENGE_RETRIES = 3
  * the blinding and the finalize run while the link or the read is still waited for; every step
  * is recorded on `trace` (docs/benchmarks.md "Login phases"). The record's Argon2id verifier is
  * not recomputed here: it proves nothing the seal does not, and an attacker never computes it
- * (docs/architecture.md "The first login").
+ * (docs/architecture.md "Why the client runs no Argon2id").
  */
 export async function runLogin (link: RpcClient | Promise<RpcClient | null>, reader: CatalogReader, init: LoginInit, trace = new PhaseTrace()): Promise<LoginOutcome> {
   const input = b4a.from(init.password, 'utf8')
