@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { ensurePrivateDir, listenControlServer, loadSigningKey, type Logger } from '@arus/service'
-import { settleAll } from './accounts/settle.js'
+import { settleAll, settleRenews } from './accounts/settle.js'
 import { resellerControlSettings, type ResellerConfig } from './config.js'
 import type { ResellerCore } from './core.js'
 import { loadBranding } from './branding.js'
@@ -60,6 +60,9 @@ export async function main (config: ResellerConfig, log: Logger): Promise<Runnin
     trustProxyHeader: config.TRUST_PROXY_HEADER,
     allowlist: config.CLIENT_ALLOWLIST
   })
+  // Paid renews a crash cut short are local work: applied before anything is served.
+  const renewed = await settleRenews(core)
+  if (renewed > 0) log.warn({ event: 'reseller.settle', renewed }, 'interrupted renews applied at boot')
   const controlUrl = await listenControlServer(control, { host: settings.host, port: settings.port })
 
   // Interrupted operations are settled in the background (the panel may be down at boot).

@@ -27,17 +27,24 @@ async function refundOnce (core: ResellerCore, debit: LedgerLine, why: string): 
   await core.ledger.append(() => ({ type: 'REFUND', actor: debit.actor, principal: debit.principal, amount: -debit.amount, account: debit.account!, ref: `refund:${debit.seq}`, note: `refund of #${debit.seq}: ${why}` }))
 }
 
-export async function settleLocked (core: ResellerCore, name: string): Promise<SettleResult> {
-  let a = core.accounts.get(name)
-  if (!a) return 'none'
-  let result: SettleResult = 'none'
+/** Applies the RENEW lines the account record has not taken yet (local: no panel needed). */
+async function renewsLocked (core: ResellerCore, name: string): Promise<boolean> {
+  const a = core.accounts.get(name)
+  if (!a) return false
+  let applied = false
   for (const line of core.ledger.accountLines(name, a.seq)) {
     if (line.type !== 'RENEW' || refunded(core, line) || a.pending?.op === 'activate') continue
     await applyRenew(core, name, line)
     core.log.warn({ event: 'account.settled', account: name, seq: line.seq, op: 'renew' }, 'an interrupted renew was applied')
-    result = 'settled'
+    applied = true
   }
-  a = core.accounts.get(name)!
+  return applied
+}
+
+export async function settleLocked (core: ResellerCore, name: string): Promise<SettleResult> {
+  if (core.accounts.get(name) === undefined) return 'none'
+  const result: SettleResult = (await renewsLocked(core, name)) ? 'settled' : 'none'
+  const a = core.accounts.get(name)!
   const p = a.pending
   if (p === null) return result
   try {
@@ -72,15 +79,32 @@ export async function settleLocked (core: ResellerCore, name: string): Promise<S
   return 'settled'
 }
 
-/** Every account with a pending operation or an unapplied RENEW (boot and each reconcile). */
-export async function settleAll (core: ResellerCore): Promise<{ settled: number; open: number }> {
+/** Accounts with a RENEW line their record has not taken yet. */
+function unappliedRenews (core: ResellerCore): Set<string> {
   const names = new Set<string>()
-  for (const [name, a] of core.accounts.entries()) if (a.pending !== null) names.add(name)
   for (const line of core.ledger.lines()) {
     if (line.type !== 'RENEW' || line.account === undefined) continue
     const a = core.accounts.get(line.account)
     if (a && line.seq > a.seq && !refunded(core, line)) names.add(line.account)
   }
+  return names
+}
+
+/**
+ * Applies every RENEW line an account has not taken yet. Local work (the months were paid and
+ * the panel's expiry is set by the reconcile), so boot runs it before it serves: no read after
+ * a restart shows a paid renew missing.
+ */
+export async function settleRenews (core: ResellerCore): Promise<number> {
+  let applied = 0
+  for (const name of unappliedRenews(core)) if (await core.accountLock.run(name, () => renewsLocked(core, name))) applied++
+  return applied
+}
+
+/** Every account with a pending operation or an unapplied RENEW (boot and each reconcile). */
+export async function settleAll (core: ResellerCore): Promise<{ settled: number; open: number }> {
+  const names = unappliedRenews(core)
+  for (const [name, a] of core.accounts.entries()) if (a.pending !== null) names.add(name)
   let settled = 0
   let open = 0
   for (const name of names) {
