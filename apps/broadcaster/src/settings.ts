@@ -1,4 +1,4 @@
-import { dieWithParentPrefix, nicePrefix } from '@arus/service'
+import { childPrefix } from '@arus/service'
 import type { ManagerSettings } from './channels/manager.js'
 import type { BroadcasterConfig } from './config.js'
 import type { BroadcasterPaths } from './paths.js'
@@ -12,7 +12,7 @@ export function managerSettings (c: BroadcasterConfig, paths: BroadcasterPaths):
     defaults: { buffer: c.FEED_BUFFER, hlsTime: c.HLS_TIME, hlsListSize: c.HLS_LIST_SIZE },
     watchdog: {
       ffmpeg: c.FFMPEG_PATH,
-      ffmpegPrefix: [...nicePrefix(c.ENCODER_NICE), ...dieWithParentPrefix()],
+      ffmpegPrefix: childPrefix(c.ENCODER_NICE),
       ffprobe: c.FFPROBE_PATH,
       ingestBind: c.INGEST_BIND,
       slateEnabled: c.SLATE_ENABLED,

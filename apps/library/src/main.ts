@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { fromHex } from '@arus/crypto'
 import { createPanelLink } from '@arus/publisher'
-import { controlSettings, dieWithParentPrefix, ensurePrivateDir, nicePrefix, listenControlServer, loadSigningKey, swarmSettings, type Logger } from '@arus/service'
+import { childPrefix, controlSettings, ensurePrivateDir, listenControlServer, loadSigningKey, swarmSettings, type Logger } from '@arus/service'
 import { createStore, createSwarm, parseBootstrap, tuneSocketBuffers } from '@arus/swarm'
 import { libraryActivity, libraryAdmins } from './audit.js'
 import type { LibraryConfig } from './config.js'
@@ -47,7 +47,7 @@ export async function main (config: LibraryConfig, log: Logger): Promise<Running
   })
   const activity = libraryActivity(log)
   const library = new Library({ store, swarm, titles, link, log, activity }, {
-    scratchDir: paths.scratch, hlsTime: config.HLS_TIME, concurrency: config.INGEST_CONCURRENCY, prefix: [...nicePrefix(config.INGEST_NICE), ...dieWithParentPrefix()]
+    scratchDir: paths.scratch, hlsTime: config.HLS_TIME, concurrency: config.INGEST_CONCURRENCY, prefix: childPrefix(config.INGEST_NICE)
   })
   await link?.start()
   await library.start()

@@ -28,3 +28,12 @@ export function nicePrefix (niceness: number): string[] {
   const prefix = ['nice', '-n', String(niceness), '--']
   return works(prefix) ? prefix : []
 }
+
+/**
+ * The prefix every long-running child a daemon supervises gets (ffmpeg): {@link nicePrefix} of
+ * `niceness`, then {@link dieWithParentPrefix}. Each execs the next in place, so the child keeps
+ * one pid and the daemon stays its parent.
+ */
+export function childPrefix (niceness: number): string[] {
+  return [...nicePrefix(niceness), ...dieWithParentPrefix()]
+}

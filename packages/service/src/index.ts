@@ -33,7 +33,7 @@ export { withFileLock } from './file-lock.js'
 
 export { onShutdown } from './lifecycle.js'
 export { applyDaemonV8Flags, DAEMON_V8_FLAGS } from './jit.js'
-export { dieWithParentPrefix, MAX_NICE, nicePrefix } from './child-process.js'
+export { childPrefix, dieWithParentPrefix, MAX_NICE, nicePrefix } from './child-process.js'
 export type { Closer, Shutdown, ShutdownInit } from './lifecycle.js'
 
 export { buildControlServer, listenControlServer } from './http/server.js'

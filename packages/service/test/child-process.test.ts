@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { dieWithParentPrefix, MAX_NICE, nicePrefix } from '../src/index.js'
+import { childPrefix, dieWithParentPrefix, MAX_NICE, nicePrefix } from '../src/index.js'
 
 /** The niceness a shell started behind `prefix` reports for itself (/proc/self/stat field 19). */
 function nicenessBehind (prefix: string[]): number {
@@ -20,8 +20,9 @@ describe('child command prefixes', () => {
     expect(nicenessBehind(nicePrefix(MAX_NICE))).toBe(MAX_NICE)
   })
 
-  it('composes with dieWithParentPrefix (the order the broadcaster and the library use)', () => {
-    expect(nicenessBehind([...nicePrefix(7), ...dieWithParentPrefix()])).toBe(Math.min(MAX_NICE, nicenessBehind([]) + 7))
+  it('childPrefix is nice, then setpriv (the prefix the broadcaster and the library use)', () => {
+    expect(childPrefix(7)).toEqual([...nicePrefix(7), ...dieWithParentPrefix()])
+    expect(nicenessBehind(childPrefix(7))).toBe(Math.min(MAX_NICE, nicenessBehind([]) + 7))
   })
 
   it('refuses a niceness Linux does not have', () => {

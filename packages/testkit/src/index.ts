@@ -2,7 +2,7 @@
  * @packageDocumentation
  * `@arus/testkit` (private): test helpers that clean up after themselves — a local DHT
  * testnet on 127.0.0.1, temp dirs and stores, a log sink, child-process control, bounded
- * waits, and the real daemons as processes: `startPanel`, `startBroadcaster` and
+ * waits, /proc reads of child priorities, and the real daemons as processes: `startPanel`, `startBroadcaster` and
  * `createStack` (testnet + panel + broadcasters), the one-shot bins (`runBin`), a small
  * client of their HTTP APIs and an ffmpeg decode check.
  *

@@ -26,7 +26,7 @@ export interface FfmpegRun {
 export interface SpawnFfmpegInit {
   onLine?: (line: string) => void
   onInputProfile?: (profile: SourceProfile) => void
-  /** Command the ffmpeg command line is prefixed with (see {@link dieWithParentPrefix}). */
+  /** Command the ffmpeg command line is prefixed with (see @arus/service childPrefix). */
   prefix?: readonly string[]
 }
 

@@ -11,7 +11,7 @@ import { spawnFfmpeg, type ExitInfo, type FfmpegRun, type OutputProfile } from '
 
 export interface RunInit {
   ffmpeg: string
-  /** Prefix of the command line (dieWithParentPrefix). */
+  /** Prefix of the command line (childPrefix). */
   prefix: readonly string[]
   args: string[]
   writer: FeedWriter

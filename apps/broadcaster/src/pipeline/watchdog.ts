@@ -23,7 +23,7 @@ export type ChannelState = 'stopped' | 'starting' | 'up' | 'waiting-input' | 'ba
 
 export interface WatchdogSettings {
   ffmpeg: string
-  /** Prefix of every long-running ffmpeg command line (dieWithParentPrefix). */
+  /** Prefix of every long-running ffmpeg command line (childPrefix). */
   ffmpegPrefix: readonly string[]
   ffprobe: string
   ingestBind: string

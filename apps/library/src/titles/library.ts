@@ -32,7 +32,7 @@ export interface LibrarySettings {
   scratchDir: string
   hlsTime: number
   concurrency: number
-  /** Prefix of ffmpeg/ffprobe command lines (dieWithParentPrefix). */
+  /** Prefix of ffmpeg/ffprobe command lines (childPrefix). */
   prefix: readonly string[]
   now?: () => number
 }
