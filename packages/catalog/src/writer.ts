@@ -105,23 +105,23 @@ export class CatalogWriterImpl implements CatalogWriter {
   async put<K extends string> (key: K, record: RecordFor<K>): Promise<PutResult> {
     const bee = await this.use()
     const { bytes } = encodeRecord(key, record) // refuse before taking any lock
-    return this.locks.withKey(key, async () => ({ changed: await putIfChanged(bee, key, bytes) }))
+    return announced(await this.locks.withKey(key, async () => ({ changed: await putIfChanged(bee, key, bytes) })))
   }
 
   async del (key: string): Promise<PutResult> {
     parseKey(key)
     const bee = await this.use()
-    return this.locks.withKey(key, async () => {
+    return announced(await this.locks.withKey(key, async () => {
       if ((await bee.get(key)) === null) return { changed: false }
       await bee.del(key)
       return { changed: true }
-    })
+    }))
   }
 
   async update<K extends string> (key: K, fn: UpdateFn<RecordFor<K>>): Promise<UpdateResult<RecordFor<K>>> {
     parseKey(key)
     const bee = await this.use()
-    return this.locks.withKey(key, async () => {
+    return announced(await this.locks.withKey(key, async (): Promise<UpdateResult<RecordFor<K>>> => {
       const entry = await bee.get(key)
       const current = entry === null ? null : decodeRecord(key, entry.value) as RecordFor<K> | null
       if (entry !== null && current === null) throw CatalogError.storedInvalid(key)
@@ -137,12 +137,13 @@ export class CatalogWriterImpl implements CatalogWriter {
       if (entry !== null && b4a.equals(entry.value, bytes)) return { changed: false, record: record as RecordFor<K> }
       await bee.put(key, bytes)
       return { changed: true, record: record as RecordFor<K> }
-    })
+    }))
   }
 
   async batch (fn: (b: CatalogBatch) => Promise<void> | void): Promise<{ changed: number }> {
     const bee = await this.use()
-    return this.locks.exclusive(() => runBatch(bee, fn))
+    const result = await this.locks.exclusive(() => runBatch(bee, fn))
+    return announced(result, result.changed > 0)
   }
 
   watch (prefix: string | readonly string[], onChange: (changes: RangeChange[]) => void, opts?: WatchRangeOptions): RangeWatch {
@@ -195,6 +196,18 @@ export class CatalogWriterImpl implements CatalogWriter {
 
   async getMeta<N extends string> (name: N): Promise<RecordFor<`meta/${N}`> | null> { return this.get(keys.meta(name) as `meta/${N}`) }
   async putMeta<N extends string> (name: N, record: RecordFor<`meta/${N}`>): Promise<PutResult> { return this.put(keys.meta(name) as `meta/${N}`, record) }
+}
+
+/**
+ * Resolves with `result` once the event loop has polled its sockets, when something was appended.
+ * An append queues its announcements to the readers (hypercore's range and sync) on UDX streams,
+ * which send when the loop next polls; a caller that goes on working in the same turn (the
+ * admin API's answer: the activity log, the reply's serialization) would hold them back. Two
+ * check-phase hops put one poll phase between the append and the caller.
+ */
+async function announced<T extends { changed: boolean | number }> (result: T, appended = result.changed === true): Promise<T> {
+  if (appended) await new Promise<void>((resolve) => { setImmediate(() => { setImmediate(resolve) }) })
+  return result
 }
 
 async function putIfChanged (bee: Hyperbee<Uint8Array>, key: string, bytes: Uint8Array): Promise<boolean> {

@@ -1,3 +1,4 @@
+import { createSocket } from 'node:dgram'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CatalogError, catalogCoreKey, createCatalogWriter } from '@arus/catalog'
 import type { CatalogWriter, UserRecord } from '@arus/catalog'
@@ -66,6 +67,36 @@ describe('writer: reads on the way of an edit', () => {
       expect((await w.getStream('ch21'))?.title).toBe('Channel 21')
       expect(reads).toBe(0)
     }
+  })
+
+  it('a write that appends resolves only after the event loop has polled its sockets once (its announcements leave before the caller goes on)', async () => {
+    // hypercore queues an append's range and sync on UDX, which sends when the loop next polls;
+    // a loopback datagram sent at the append stands in for them: it is received at that poll.
+    const w = await openWriter()
+    await w.putStream('ch1', liveRecord())
+    const rx = createSocket('udp4')
+    const tx = createSocket('udp4')
+    defer(() => new Promise<void>((resolve) => { tx.close(); rx.close(() => resolve()) }))
+    await new Promise<void>((resolve) => rx.bind(0, '127.0.0.1', resolve))
+    const port = rx.address().port
+    let received = 0
+    rx.on('message', () => { received++ })
+    const onAppend = (): void => { tx.send(Buffer.from('announce'), port, '127.0.0.1') }
+    w.bee.core.on('append', onAppend)
+    defer(() => { w.bee.core.off('append', onAppend) })
+    const writes: Array<[string, () => Promise<unknown>]> = [
+      ['put', () => w.putStream('ch1', liveRecord({ title: 'A' }))],
+      ['update', () => w.updateStream('ch1', (r) => r === null ? null : { ...r, title: 'B' })],
+      ['batch', () => w.batch(async (b) => { await b.put('catalog/ch2', liveRecord()) })],
+      ['del', () => w.deleteStream('ch2')]
+    ]
+    for (const [what, write] of writes) {
+      const before = received
+      await write()
+      expect(`${what}: ${received - before}`).toBe(`${what}: 1`)
+    }
+    // An unchanged write appends nothing and does not wait.
+    await w.putStream('ch1', liveRecord({ title: 'B' }))
   })
 })
 
