@@ -61,12 +61,18 @@ async function until (what: string, done: () => boolean): Promise<void> {
   if (!done()) throw new Error(`timed out waiting for ${what}`)
 }
 
-it("an append's sync goes out at once, after its range, and the peer asks for the new block with the upgrade", async () => {
+/** A writer's store and a reader's store; the writer (`feed`) holds `first`. */
+async function feedPair (first: string[]): Promise<{ ws: Corestore, rs: Corestore, writer: ReturnType<Corestore['get']> }> {
   const ws = await tempStore()
   const rs = await tempStore()
   const writer = ws.get({ name: 'feed' })
   await writer.ready()
-  await writer.append([Buffer.from('one'), Buffer.from('two')])
+  await writer.append(first.map((b) => Buffer.from(b)))
+  return { ws, rs, writer }
+}
+
+it("an append's sync goes out at once, after its range, and the peer asks for the new block with the upgrade", async () => {
+  const { ws, rs, writer } = await feedPair(['one', 'two'])
   const reader = rs.get({ key: writer.key, allowLatestBlock: true }) // as the catalog reader opens it
   await reader.ready()
   replicate(ws, rs)
@@ -130,11 +136,7 @@ function countStorage (core: unknown): StorageCounts {
 }
 
 it('an append is one storage write and reads no bitfield page back; a downloaded block reads none either', async () => {
-  const ws = await tempStore()
-  const rs = await tempStore()
-  const writer = ws.get({ name: 'feed' })
-  await writer.ready()
-  await writer.append([Buffer.from('zero'), Buffer.from('one')])
+  const { ws, rs, writer } = await feedPair(['zero', 'one'])
   const w = countStorage(writer)
   for (let i = 2; i < 7; i++) await writer.append(Buffer.from(`block ${i}`))
   expect(w).toEqual({ writes: 5, pageReads: 0 }) // unpatched: 10 writes, 5 page reads
