@@ -19,7 +19,7 @@ export function cacheNewestRoot (bee: Hyperbee): () => void {
       do {
         again = false
         const version = bee.version
-        if (version > 1) await bee.getBySeq(version - 1).catch(() => null)
+        if (version > 1) await newestBlock(bee, version - 1)
       } while (again && !stopped)
     } finally {
       running = false
@@ -34,5 +34,17 @@ export function cacheNewestRoot (bee: Hyperbee): () => void {
   return () => {
     stopped = true
     bee.core.off('append', onAppend)
+  }
+}
+
+/** Reads block `seq` through a batch: no snapshot session opened and closed for it (see writer.ts `latest`). */
+async function newestBlock (bee: Hyperbee, seq: number): Promise<void> {
+  const batch = bee.batch()
+  try {
+    await batch.getBySeq(seq)
+  } catch {
+    // a closing bee; the next lookup reads the root itself
+  } finally {
+    await batch.close().catch(() => {})
   }
 }

@@ -69,6 +69,25 @@ describe('writer: reads on the way of an edit', () => {
     }
   })
 
+  it('reads and writes open no snapshot session of the core (the newest version is read in place)', async () => {
+    const w = await openWriter()
+    await w.putStream('ch1', liveRecord())
+    const core = w.bee.core as unknown as { snapshot: (...args: unknown[]) => unknown; session: (...args: unknown[]) => unknown }
+    let sessions = 0
+    for (const name of ['snapshot', 'session'] as const) {
+      const original = core[name]
+      core[name] = function (this: unknown, ...args: unknown[]) { sessions++; return original.apply(this, args) }
+      defer(() => { core[name] = original })
+    }
+    expect((await w.getStream('ch1'))?.title).toBe('News 24')
+    expect(await w.putStream('ch1', liveRecord())).toEqual({ changed: false })
+    expect((await w.updateStream('ch1', (r) => r === null ? null : { ...r, title: 'Edited' })).changed).toBe(true)
+    expect(await w.deleteStream('missing')).toEqual({ changed: false })
+    expect(await w.deleteStream('ch1')).toEqual({ changed: true })
+    expect(await w.getStream('ch1')).toBeNull()
+    expect(sessions).toBe(0)
+  })
+
   it('a write that appends resolves only after the event loop has polled its sockets once (its announcements leave before the caller goes on)', async () => {
     // hypercore queues an append's range and sync on UDX, which sends when the loop next polls;
     // a loopback datagram sent at the append stands in for them: it is received at that poll.
