@@ -38,6 +38,13 @@ const EDITS = QUICK ? 3 : 6
 const RUNS = QUICK ? 1 : 3
 const COLD_RUNS = QUICK ? 1 : 6
 const PLAY_S = QUICK ? 6 : 16
+/**
+ * Title edits per latency run, LATENCY_EDIT_GAP_S apart while the viewer keeps playing: each one
+ * isolated (two segment periods between them), enough of them that the phase's median is not
+ * three samples per run.
+ */
+const LATENCY_EDITS = QUICK ? 2 : 5
+const LATENCY_EDIT_GAP_S = 4
 const WINDOW_S = flag('window') !== undefined ? Math.min(600, Math.max(5, Number(flag('window')))) : QUICK ? 20 : 60
 const WARMUP_S = QUICK ? 5 : 10
 const COUNTS = flag('counts')?.split(',').map(Number).filter((n) => Number.isInteger(n) && n >= 1 && n <= 16) ?? (QUICK ? [1, 2] : [1, 4, 8])
@@ -130,7 +137,7 @@ const notePropagation = (s: Samples, t: Awaited<ReturnType<typeof titleEdit>>) =
 
 /**
  * Per run and configuration: a fresh viewer logs in, cold-tunes a never-opened channel, plays
- * the live edge alone (single-viewer edge delay), sees an admin title edit arrive, zaps to the
+ * the live edge alone (single-viewer edge delay), sees LATENCY_EDITS admin title edits arrive, zaps to the
  * adjacent channel; then a zap-prefetch viewer does the same zap after warming up.
  */
 async function latency (stack: Stack, bc: Record<ConfigKey, Broadcaster>, samples: BySample): Promise<void> {
@@ -149,14 +156,17 @@ async function latency (stack: Stack, bc: Record<ConfigKey, Broadcaster>, sample
       const chans = latencyChannels(key)
       const ch = chans[r % chans.length]!
       const next = chans[r + 1] ?? chans[r - 1]!
-      log(`  run ${r + 1}/${RUNS} ${key}: login, cold tune ${ch}, edge delay, title edit, zap to ${next}`)
+      log(`  run ${r + 1}/${RUNS} ${key}: login, cold tune ${ch}, edge delay, ${LATENCY_EDITS} title edits, zap to ${next}`)
       const v = await stack.viewer()
       noteLogin(s, v)
       push(s, 'cold_tune_ms', await tune(v, ch))
       const playing = Date.now()
       await sleep(PLAY_S * 1000)
       for (const d of edgeDelays(bc[key], [v], playing)) push(s, 'edge_delay_ms(1 viewer)', d)
-      notePropagation(s, await titleEdit(stack, v, ch))
+      for (let e = 0; e < LATENCY_EDITS; e++) {
+        if (e > 0) await sleep(LATENCY_EDIT_GAP_S * 1000)
+        notePropagation(s, await titleEdit(stack, v, ch))
+      }
       push(s, 'zap_ms(prefetch off)', await tune(v, next))
       await v.stop()
 
@@ -386,7 +396,7 @@ function render (metrics: Record<ConfigKey, Record<string, Summary>>, meta: { da
     `Measured by \`pnpm bench\` (scripts/bench/run.ts) on ${meta.date}: ${meta.cores} cores (${meta.model}), Node ${process.version}; 1-minute load average at the end ${meta.load}.`,
     `One panel and two broadcasters side by side, shaped (defaults) and unshaped (ORIGIN_PEERS_PER_BLOCK=0), each with ${latencyChannels('shaped').length + 1} \`test\` channels: ${CHANNEL.transcode.width}x${CHANNEL.transcode.height} H.264 ${CHANNEL.transcode.videoBitrateKbps} kb/s + AAC ${CHANNEL.transcode.audioBitrateKbps} kb/s, ${CHANNEL.hlsTime} s segments. ` +
       `Viewers are separate processes (scripts/bench/viewer.ts, @arus/sdk, reseed mode) that play the live edge. Every measurement is taken for both configurations, interleaved in alternating order. ` +
-      `${RUNS} latency runs (a fresh viewer each, playing ${PLAY_S} s alone) and ${COLD_RUNS} more cold tunes (fresh viewers); cpu_pct_per_channel is the broadcaster (with its ffmpeg) over that phase, all channels running. ` +
+      `${RUNS} latency runs (a fresh viewer each, playing ${PLAY_S} s alone, then ${LATENCY_EDITS} title edits ${LATENCY_EDIT_GAP_S} s apart while it plays on) and ${COLD_RUNS} more cold tunes (fresh viewers); cpu_pct_per_channel is the broadcaster (with its ffmpeg) over that phase, all channels running. ` +
       `Then only the egress channels run, and the same ${COUNTS.join(', then ')} viewer processes watch one channel of each broadcaster in turn, ABBA: ${WINDOW_S / 2} s counted after ${WARMUP_S} s of warm-up, four times per audience size, so each configuration is counted for ${WINDOW_S} s in two halves that bracket the other's. ` +
       'join_tune_ms(N viewers) times each playing viewer zapping into the audience after the others (first visits; fresh viewers\' cold first tunes excluded); edge_delay_ms(1 viewer) pools the latency runs and the 1-viewer windows; relay_ms is how long the origin held a request before a viewer served the block and the requester cancelled it; viewer_cpu_pct is per viewer process (100 = one core); propagation_ms is a title PATCH sent (its bytes written to a kept-alive admin connection) → the viewer\'s \'streams\' event, and its trace: propagation.answered_ms when the panel\'s answer came back, propagation.viewer_append_ms when the viewer\'s catalog core appended the edit (sub-millisecond wall clocks of the processes).',
     ...(firstEditMs === null ? [] : ['', `The panel's first PATCH, a title edit before the latency runs (not in propagation_ms, like the admin login): answered in ${firstEditMs.toFixed(1)} ms.`]),
