@@ -41,10 +41,7 @@ export class CatalogReaderImpl implements CatalogReader {
     // asks for the newest block in the same message, so a live edit arrives with the block the
     // watch reads: one round trip, not two (docs/architecture.md "Edit propagation"; the
     // hypercore patch guards the local resolve this keeps in flight).
-    // allowPush: the panel's writer pushes each edit's block with its upgrade proof as soon as
-    // it is stored, so a live edit needs no round trip at all; a pushed block is verified
-    // against the panel's signature like a requested one.
-    this.core = store.get({ key: this.key, timeout: readTimeoutMs, allowLatestBlock: true, allowPush: true })
+    this.core = store.get({ key: this.key, timeout: readTimeoutMs, allowLatestBlock: true })
     this.core.on('verification-error', this.onVerificationError)
     this.bee = new Hyperbee<Uint8Array>(this.core, BEE_OPTIONS)
   }

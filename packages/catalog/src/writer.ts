@@ -14,7 +14,6 @@ import { WriteLocks } from './locks.js'
 import type { CatMetaRecord, VodConfigRecord } from './schema/meta.js'
 import type { StreamRecord } from './schema/stream.js'
 import type { UserRecord } from './schema/user.js'
-import { PUSH_WAIT_MS, pusher } from './push.js'
 import { cacheNewestRoot } from './root-cache.js'
 import { watchRange } from './watch.js'
 import type { RangeChange, RangeWatch, WatchRangeOptions } from './watch.js'
@@ -32,7 +31,6 @@ export class CatalogWriterImpl implements CatalogWriter {
   private opening: Promise<void> | null = null
   private closing: Promise<void> | null = null
   private stopCaching: () => void = () => {}
-  private pushAppended: () => Promise<void> = async () => {}
   private invalidRecords = 0
   private readonly onInvalid = (): void => { this.invalidRecords++ }
   readonly panelPublicKey: Uint8Array
@@ -72,7 +70,6 @@ export class CatalogWriterImpl implements CatalogWriter {
     }
     this._bee = bee
     this.stopCaching = cacheNewestRoot(bee)
-    this.pushAppended = pusher(bee)
   }
 
   close (): Promise<void> {
@@ -108,13 +105,13 @@ export class CatalogWriterImpl implements CatalogWriter {
   async put<K extends string> (key: K, record: RecordFor<K>): Promise<PutResult> {
     const bee = await this.use()
     const { bytes } = encodeRecord(key, record) // refuse before taking any lock
-    return this.announced(await this.locks.withKey(key, async () => ({ changed: await putIfChanged(bee, key, bytes) })))
+    return announced(await this.locks.withKey(key, async () => ({ changed: await putIfChanged(bee, key, bytes) })))
   }
 
   async del (key: string): Promise<PutResult> {
     parseKey(key)
     const bee = await this.use()
-    return this.announced(await this.locks.withKey(key, async () => {
+    return announced(await this.locks.withKey(key, async () => {
       if ((await latest(bee, key)) === null) return { changed: false }
       await bee.del(key)
       return { changed: true }
@@ -124,7 +121,7 @@ export class CatalogWriterImpl implements CatalogWriter {
   async update<K extends string> (key: K, fn: UpdateFn<RecordFor<K>>): Promise<UpdateResult<RecordFor<K>>> {
     parseKey(key)
     const bee = await this.use()
-    return this.announced(await this.locks.withKey(key, async (): Promise<UpdateResult<RecordFor<K>>> => {
+    return announced(await this.locks.withKey(key, async (): Promise<UpdateResult<RecordFor<K>>> => {
       const entry = await latest(bee, key)
       const current = entry === null ? null : decodeRecord(key, entry.value) as RecordFor<K> | null
       if (entry !== null && current === null) throw CatalogError.storedInvalid(key)
@@ -146,7 +143,7 @@ export class CatalogWriterImpl implements CatalogWriter {
   async batch (fn: (b: CatalogBatch) => Promise<void> | void): Promise<{ changed: number }> {
     const bee = await this.use()
     const result = await this.locks.exclusive(() => runBatch(bee, fn))
-    return this.announced(result, result.changed > 0)
+    return announced(result, result.changed > 0)
   }
 
   watch (prefix: string | readonly string[], onChange: (changes: RangeChange[]) => void, opts?: WatchRangeOptions): RangeWatch {
@@ -199,23 +196,18 @@ export class CatalogWriterImpl implements CatalogWriter {
 
   async getMeta<N extends string> (name: N): Promise<RecordFor<`meta/${N}`> | null> { return this.get(keys.meta(name) as `meta/${N}`) }
   async putMeta<N extends string> (name: N, record: RecordFor<`meta/${N}`>): Promise<PutResult> { return this.put(keys.meta(name) as `meta/${N}`, record) }
+}
 
-  /**
-   * Resolves with `result` after a write that appended has been pushed to the readers that
-   * allow it (waiting at most PUSH_WAIT_MS, for a large audience) and the event loop has polled
-   * its sockets once. An append queues its announcements (hypercore's range and sync) and the
-   * pushes on UDX streams, which send when the loop next polls; a caller that goes on working in
-   * the same turn (the admin API's answer: the activity log, the reply's serialization) would
-   * hold them back. Two check-phase hops put one poll phase between the append and the caller.
-   */
-  private async announced<T extends { changed: boolean | number }> (result: T, appended = result.changed === true): Promise<T> {
-    if (!appended) return result
-    let timer: ReturnType<typeof setTimeout> | undefined
-    await Promise.race([this.pushAppended(), new Promise<void>((resolve) => { timer = setTimeout(resolve, PUSH_WAIT_MS) })])
-    clearTimeout(timer)
-    await new Promise<void>((resolve) => { setImmediate(() => { setImmediate(resolve) }) })
-    return result
-  }
+/**
+ * Resolves with `result` once the event loop has polled its sockets, when something was appended.
+ * An append queues its announcements to the readers (hypercore's range and sync) on UDX streams,
+ * which send when the loop next polls; a caller that goes on working in the same turn (the
+ * admin API's answer: the activity log, the reply's serialization) would hold them back. Two
+ * check-phase hops put one poll phase between the append and the caller.
+ */
+async function announced<T extends { changed: boolean | number }> (result: T, appended = result.changed === true): Promise<T> {
+  if (appended) await new Promise<void>((resolve) => { setImmediate(() => { setImmediate(resolve) }) })
+  return result
 }
 
 async function putIfChanged (bee: Hyperbee<Uint8Array>, key: string, bytes: Uint8Array): Promise<boolean> {

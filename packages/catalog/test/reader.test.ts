@@ -86,47 +86,6 @@ describe('reader over replication', () => {
     expect(arrived).toEqual([true, true, true, true, true])
   })
 
-  it('an edit is pushed to a reader that never asks for it, before the write resolves', async () => {
-    const kp = panelKeyPair()
-    const ws = await tempStore()
-    const rs = await tempStore()
-    const w = await writerOn(ws, kp)
-    await w.putStream('ch1', liveRecord())
-    const r = await readerOn(rs, kp.publicKey)
-    replicate(ws, rs)
-    expect(await r.update({ wait: true })).toBe(true)
-    const core = r.bee.core
-    const q = changeQueue()
-    const watch = r.watch('catalog/', q.push)
-    await watch.ready()
-    // From here on the reader sends no request at all: whatever reaches it was pushed.
-    type Peer = { wireRequest: { send: (m: unknown) => void }; stats: { wireData: { tx: number } } }
-    const replicator = (c: unknown): { peers: Peer[] } => (c as { core: { replicator: { peers: Peer[] } } }).core.replicator
-    const readerPeer = replicator(core).peers[0]!
-    let dropped = 0
-    readerPeer.wireRequest.send = () => { dropped++ }
-    const writerPeer = replicator(w.bee.core).peers[0]!
-    const from = core.length
-    for (let i = 0; i < 3; i++) {
-      const sent = writerPeer.stats.wireData.tx
-      await w.putStream('ch1', liveRecord({ title: `Edit ${i}` }))
-      expect(writerPeer.stats.wireData.tx).toBe(sent + 1) // on its way when the write resolved
-      expect(await q.next(5000)).toEqual([{ key: 'catalog/ch1', value: liveRecord({ title: `Edit ${i}` }) }])
-    }
-    // A batch appends one block per key: each is pushed, the last with the upgrade.
-    await w.batch(async (b) => {
-      await b.put('catalog/ch2', liveRecord({ title: 'Two' }))
-      await b.put('catalog/ch3', liveRecord({ title: 'Three' }))
-    })
-    const changes = await q.next(5000)
-    expect(changes.map((c) => c.key)).toEqual(['catalog/ch2', 'catalog/ch3'])
-    expect(core.length).toBe(w.stats().length)
-    expect(core.length).toBe(from + 5)
-    for (let i = from; i < core.length; i++) expect(await core.has(i)).toBe(true)
-    expect(r.stats().verificationErrors).toBe(0)
-    expect(dropped).toBeGreaterThan(0) // the reader did want to ask
-  })
-
   it('offerPath makes a replica fetch the blocks of a lookup before it looks', async () => {
     const kp = panelKeyPair()
     const ws = await tempStore()
