@@ -137,8 +137,8 @@ const notePropagation = (s: Samples, t: Awaited<ReturnType<typeof titleEdit>>) =
 
 /**
  * Per run and configuration: a fresh viewer logs in, cold-tunes a never-opened channel, plays
- * the live edge alone (single-viewer edge delay), sees LATENCY_EDITS admin title edits arrive, zaps to the
- * adjacent channel; then a zap-prefetch viewer does the same zap after warming up.
+ * the live edge alone (single-viewer edge delay), sees LATENCY_EDITS admin title edits arrive,
+ * zaps to the adjacent channel; then a zap-prefetch viewer does the same zap after warming up.
  */
 async function latency (stack: Stack, bc: Record<ConfigKey, Broadcaster>, samples: BySample): Promise<void> {
   // The panel's first PATCH runs code nothing ran before (in the runs of 2026-11-25 the first

@@ -1,4 +1,5 @@
 import type Hyperbee from 'hyperbee'
+import { readInPlace } from './read-in-place.js'
 
 /**
  * Hyperbee keeps the tree nodes it reads in memory, not the ones it writes, so every catalog
@@ -19,7 +20,9 @@ export function cacheNewestRoot (bee: Hyperbee): () => void {
       do {
         again = false
         const version = bee.version
-        if (version > 1) await newestBlock(bee, version - 1)
+        // read in place: no snapshot session opened and closed for it; a closing bee's failure is
+        // harmless (the next lookup reads the root itself)
+        if (version > 1) await readInPlace(bee, (batch) => batch.getBySeq(version - 1)).catch(() => null)
       } while (again && !stopped)
     } finally {
       running = false
@@ -34,17 +37,5 @@ export function cacheNewestRoot (bee: Hyperbee): () => void {
   return () => {
     stopped = true
     bee.core.off('append', onAppend)
-  }
-}
-
-/** Reads block `seq` through a batch: no snapshot session opened and closed for it (see writer.ts `latest`). */
-async function newestBlock (bee: Hyperbee, seq: number): Promise<void> {
-  const batch = bee.batch()
-  try {
-    await batch.getBySeq(seq)
-  } catch {
-    // a closing bee; the next lookup reads the root itself
-  } finally {
-    await batch.close().catch(() => {})
   }
 }
