@@ -38,6 +38,7 @@ export function feedMedia (session: FeedSession, now: () => number): MediaSource
     },
     readAhead (paths) { session.readAhead(paths) },
     segmentRequested (path, ahead) {
+      session.segmentRequested(path)
       const i = order.indexOf(path.slice(1))
       if (i >= 0) session.readAhead(order.slice(i + 1, i + 1 + ahead).map((u) => '/' + u))
     }

@@ -3,6 +3,7 @@ import type Corestore from 'corestore'
 import type Hypercore from 'hypercore'
 import { openFeedReader, parseFeedPath, type FeedReader, type ParsedPlaylist } from '@arus/feed'
 import { fromHex } from '@arus/crypto'
+import { StartQuiet } from './start-quiet.js'
 import type { TopicHandle, Topics } from './topics.js'
 
 export interface FeedSessionInit {
@@ -12,6 +13,14 @@ export interface FeedSessionInit {
   type: 'live' | 'vod'
   /** Hex key of a peer that never counts as serving the feed (the panel, which may hold a few blocks). */
   notAPeer: string | null
+  /** Clock (epoch ms). Default Date.now. */
+  now?: () => number
+  /**
+   * Whether read-ahead starts quiet: only the segment the tune prefetches until the player asks
+   * for its second segment (a cold start; start-quiet.ts). False for a session that takes over
+   * mid-play (a follow swap). Default true.
+   */
+  quietStart?: boolean
 }
 
 interface PeerBytes { downloaded: number; uploaded: number }
@@ -46,6 +55,7 @@ export class FeedSession {
   readonly type: 'live' | 'vod'
   private readonly encryptionKey: Uint8Array
   private readonly notAPeer: string | null
+  private readonly startQuiet: StartQuiet | null
   private readerRef: FeedReader | null = null
   private topic: TopicHandle | null = null
   private readonly bytes = new Map<string, PeerBytes>()
@@ -65,6 +75,7 @@ export class FeedSession {
     this.streamId = init.streamId
     this.type = init.type
     this.notAPeer = init.notAPeer
+    this.startQuiet = init.quietStart === false ? null : new StartQuiet(init.now ?? Date.now)
   }
 
   get reader (): FeedReader {
@@ -161,8 +172,19 @@ export class FeedSession {
    * Requests the blocks of these segment paths ahead of the player, in the order given: each
    * download starts once the one before it finished (or after READ_AHEAD_STEP_MS), so the
    * segment needed first gets the feed's bandwidth first. A bounded set is kept in flight.
+   * Nothing while the start is quiet (start-quiet.ts).
    */
   readAhead (paths: string[]): void {
+    if (this.startQuiet?.quiet === true) return
+    this.fetchAhead(paths)
+  }
+
+  /** The player asked for this segment (the local server's segment route). */
+  segmentRequested (path: string): void {
+    this.startQuiet?.segmentRequested(path)
+  }
+
+  private fetchAhead (paths: string[]): void {
     const reader = this.readerRef
     if (reader === null || this.closed) return
     let before: Promise<unknown> = Promise.resolve()
@@ -192,13 +214,15 @@ export class FeedSession {
   /**
    * At tune time, before any player asked: the segment a player starts a live stream at (about
    * three target durations behind the live edge: hls.js's liveSyncDurationCount and
-   * ExoPlayer's default live offset), then the newer ones (docs/architecture.md "First frame").
+   * ExoPlayer's default live offset), then, once the start is no longer quiet (a retune while
+   * playing), the newer ones (docs/architecture.md "First frame").
    */
   readAheadStart (count: number): void {
     const list = this.lastPlaylist
     if (this.type !== 'live' || list === null || list.segments.length === 0 || count <= 0) return
     const start = liveStartIndex(list)
-    this.readAhead(list.segments.slice(start, start + count).map((s) => '/' + s.uri))
+    const take = this.startQuiet?.quiet === true ? 1 : count
+    this.fetchAhead(list.segments.slice(start, start + take).map((s) => '/' + s.uri))
   }
 
   /** Downloads one segment completely now (bounded); resolves false when it did not arrive. */

@@ -61,7 +61,7 @@ export class Playback {
   async playFeed (streamId: string | null, feedKey: string, encryptionKey: Uint8Array, type: 'live' | 'vod', warm?: FeedSession | null): Promise<void> {
     const gen = await this.clear()
     const net = this.deps.net()
-    const session = warm?.feedKey === feedKey && warm.isOpen ? warm : new FeedSession(net.store, net.topics, { feedKey, encryptionKey, streamId, type, notAPeer: this.deps.panelKey() })
+    const session = warm?.feedKey === feedKey && warm.isOpen ? warm : new FeedSession(net.store, net.topics, { feedKey, encryptionKey, streamId, type, notAPeer: this.deps.panelKey(), now: this.deps.now })
     if (warm !== null && warm !== undefined && warm !== session) await warm.close()
     const active: Active = { streamId, source: 'p2p', type, url: this.deps.localUrl(), session, media: feedMedia(session, this.deps.now), tuner: null }
     this.active = active
@@ -91,7 +91,7 @@ export class Playback {
     if (a.session.feedKey === feedKey || this.candidate?.feedKey === feedKey) return
     const gen = this.generation
     const net = this.deps.net()
-    const next = new FeedSession(net.store, net.topics, { feedKey, encryptionKey, streamId, type: 'live', notAPeer: this.deps.panelKey() })
+    const next = new FeedSession(net.store, net.topics, { feedKey, encryptionKey, streamId, type: 'live', notAPeer: this.deps.panelKey(), now: this.deps.now, quietStart: false })
     this.candidateAbort.abort()
     await this.candidate?.close()
     this.candidate = next

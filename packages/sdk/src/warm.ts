@@ -19,7 +19,7 @@ const WARM_FETCH_MS = 10_000
  * speed of each new segment's download, as a multiple of realtime, feeds the 'thin' check.
  */
 export async function warmNeighbor (net: Network, id: string, feedKey: string, encryptionKey: Uint8Array, panelKey: string | null, now: () => number): Promise<WarmHandle<FeedSession>> {
-  const session = new FeedSession(net.store, net.topics, { feedKey, encryptionKey, streamId: id, type: 'live', notAPeer: panelKey })
+  const session = new FeedSession(net.store, net.topics, { feedKey, encryptionKey, streamId: id, type: 'live', notAPeer: panelKey, now })
   await session.open()
   let newest: string | null = null
   let first = true
