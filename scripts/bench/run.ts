@@ -126,8 +126,9 @@ async function titleEdit (stack: Stack, v: Viewer, id: string): Promise<{ answer
   await stack.edit('PATCH', `/api/streams/${id}`, { title })
   const answered = hrNow() - sent
   const seen = await v.next((l) => l.type === 'streams' && l.titles[id] === title, 30_000, from)
-  const append = v.lines.slice(from).find((l) => l.type === 'catalog-append' && l.hr >= sent)
-  return { answered, appended: append === undefined ? null : append.hr - sent, streams: seen.hr - sent }
+  // The append can come after 'streams': a live edit is reported once verified, before it is stored.
+  const append = await v.next((l) => l.type === 'catalog-append' && l.hr >= sent, 2_000, from).catch(() => null)
+  return { answered, appended: append === null ? null : append.hr - sent, streams: seen.hr - sent }
 }
 const notePropagation = (s: Samples, t: Awaited<ReturnType<typeof titleEdit>>) => {
   push(s, 'propagation_ms', t.streams)

@@ -64,9 +64,14 @@ class RangeWatcher implements RangeWatch {
   private next: { fork: number; index: number; block: Promise<Uint8Array | null> } | null = null
   /** The weak session {@link next} reads through, so that close() can cancel it. */
   private nextSession: Hypercore | null = null
+  /** A version reported from a verified upgrade before the core stored it (see {@link onVerified}). */
+  private pendingVersion: number | null = null
   private readonly readOpts: { timeout: number }
   private readonly opening: Promise<void>
   private readonly onEvent = (): void => { this.schedule() }
+  private readonly onVerified = (index: number, block: Uint8Array, length: number, fork: number): void => {
+    queueMicrotask(() => { this.early(index, block, length, fork) })
+  }
 
   constructor (private readonly bee: Hyperbee, prefix: string | readonly string[], private readonly onChange: (changes: RangeChange[]) => void, private readonly opts: WatchRangeOptions) {
     const prefixes = typeof prefix === 'string' ? [prefix] : [...prefix]
@@ -76,6 +81,7 @@ class RangeWatcher implements RangeWatch {
     this.readOpts = { timeout: opts.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS }
     bee.core.on('append', this.onEvent)
     bee.core.on('truncate', this.onEvent)
+    bee.core.on('verified-upgrade', this.onVerified)
     this.opening = this.run()
   }
 
@@ -87,7 +93,7 @@ class RangeWatcher implements RangeWatch {
     await this.opening
     for (let pass = 0; pass < 4 && !this.closed; pass++) {
       if (this.running !== null) { await this.running; continue }
-      if (this.bee.version === this.seenVersion && this.bee.core.fork === this.seenFork) return
+      if (this.bee.core.fork === this.seenFork && (this.bee.version === this.seenVersion || (this.pendingVersion !== null && this.bee.version < this.seenVersion))) return
       this.dirty = true
       await this.run()
     }
@@ -98,6 +104,7 @@ class RangeWatcher implements RangeWatch {
     this.closed = true
     this.bee.core.off('append', this.onEvent)
     this.bee.core.off('truncate', this.onEvent)
+    this.bee.core.off('verified-upgrade', this.onVerified)
     if (this.retry !== null) clearTimeout(this.retry)
     this.stream?.destroy() // do not wait out a read that is waiting for peers
     await this.opening
@@ -162,6 +169,12 @@ class RangeWatcher implements RangeWatch {
     if (!this.bee.opened) await this.bee.ready()
     const core = this.bee.core
     const liveVersion = Math.max(1, core.length) // the bee's version
+    if (this.pendingVersion !== null && core.fork === this.seenFork && liveVersion <= this.seenVersion) {
+      // Reported from its verified upgrade (early()): nothing new until the core stores more.
+      if (liveVersion === this.seenVersion) this.pendingVersion = null
+      return
+    }
+    this.pendingVersion = null
     if (core.fork === this.seenFork && liveVersion > this.seenVersion && liveVersion - this.seenVersion <= WATCH_HISTORY_MAX) {
       await this.replay(core.fork, liveVersion)
       return
@@ -248,6 +261,31 @@ class RangeWatcher implements RangeWatch {
       if (this.inRange(key)) latest.set(key, node.value)
     }
     this.publish(fork, version, this.changed(latest))
+  }
+
+  /**
+   * A reader's live edit, reported as soon as hypercore verified it (our patch of hypercore,
+   * 'verified-upgrade': the upgrade's signature and the block's proof hold) rather than once
+   * it is stored: the storage write is the last step before the core's `append` (traced: 0.6 ms
+   * on a quiet machine). Only the usual case: an upgrade by one block, the one after the last
+   * reported version, with no pass under way; anything else waits for `append` as before.
+   * The pass that `append` then starts finds nothing new.
+   */
+  private early (index: number, block: Uint8Array, length: number, fork: number): void {
+    if (this.closed || this.running !== null || this.scheduled || this.pendingVersion !== null) return
+    if (fork !== this.seenFork || this.seenVersion < 1 || index !== this.seenVersion || length !== index + 1) return
+    if (this.bee.core.fork !== fork || this.bee.core.length >= length) return // stored meanwhile: append's pass has it
+    let node: { key: Uint8Array; value: Uint8Array | null }
+    try {
+      node = BeeNode.decode(block)
+    } catch {
+      return // not a bee node: the usual pass reports (or fails) it
+    }
+    const key = b4a.toString(node.key, 'utf8')
+    const latest = new Map<string, Uint8Array | null>()
+    if (this.inRange(key)) latest.set(key, node.value)
+    this.pendingVersion = length
+    this.publish(fork, length, this.changed(latest))
   }
 
   /** Changes between the last reported version and `snap`, on the same fork. */

@@ -245,6 +245,8 @@ describe('watchRange on a replicated reader', () => {
 
     await w.putStream('a', titled('A2'))
     await until(q, view, (v) => v.get('catalog/a') === 'A2')
+    // A reported edit may still be on its way to the replica's storage (reported once verified).
+    for (let i = 0; i < 200 && r.bee.core.length < w.bee.core.length; i++) await new Promise((resolve) => setTimeout(resolve, 10))
     expect((await r.listStreams()).map((s) => `${s.id}:${s.record.title}`)).toEqual(['a:A2', 'd:D'])
   })
 
@@ -295,6 +297,8 @@ describe('watchRange: the next block read ahead on a reader', () => {
     const watch = r.watch('catalog/', q.push)
     await watch.settled()
     while (q.pending() > 0) await q.next()
+    // Without the report from the verified upgrade (the next test), as when a pass is under way.
+    core.removeAllListeners('verified-upgrade')
 
     // Every storage read of the next block made once the replica has it waits for `gate`.
     const target = core.length
@@ -326,6 +330,51 @@ describe('watchRange: the next block read ahead on a reader', () => {
     expect(state.sessions.length).toBe(sessionsBefore + 1)
     await watch.close()
     expect(state.sessions.length).toBe(sessionsBefore)
+  })
+
+  it('a replicated edit is reported once hypercore verified it, while its storage write is still held', async () => {
+    const { ws, rs, w, r } = await writerAndReader()
+    replicate(ws, rs)
+    await r.update({ wait: true })
+    const core = r.bee.core
+    const q = changeQueue()
+    const watch = r.watch('catalog/', q.push)
+    defer(() => watch.close())
+    await watch.settled()
+    while (q.pending() > 0) await q.next()
+
+    // Every storage write of the replica waits for `gate` (the block, its bitfield, the new head).
+    type Tx = { flush (...args: unknown[]): Promise<unknown> }
+    const storage = (core as unknown as { state: { storage: { write (...args: unknown[]): Tx } } }).state.storage
+    const write = storage.write
+    let release = (): void => {}
+    const gate = new Promise<void>((resolve) => { release = resolve })
+    let held = 0
+    storage.write = function (this: unknown, ...args: unknown[]) {
+      const tx = write.apply(this, args)
+      const flush = tx.flush
+      tx.flush = async function (this: Tx, ...a: unknown[]) { held++; await gate; return flush.apply(this, a) }
+      return tx
+    }
+    defer(() => { storage.write = write; release() })
+
+    const length = core.length
+    await w.putStream('a', titled('A2'))
+    const changes = await q.next(5_000) // reported from the verified upgrade: the write is held
+    expect(changes.map((c) => [c.key, (c.value as StreamRecord | null)?.title])).toEqual([['catalog/a', 'A2']])
+    expect(held).toBeGreaterThan(0)
+    expect(core.length).toBe(length) // not stored yet
+    await watch.settled() // what is reported is ahead of the replica: settled, no rescan
+    expect(q.pending()).toBe(0)
+
+    storage.write = write
+    release()
+    for (let i = 0; i < 200 && core.length === length; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(core.length).toBe(length + 1)
+    await watch.settled() // the append's pass finds nothing new
+    expect(q.pending()).toBe(0)
+    await w.putStream('b', titled('B2')) // and the next edit is reported as usual
+    expect((await q.next(5_000)).map((c) => [c.key, (c.value as StreamRecord | null)?.title])).toEqual([['catalog/b', 'B2']])
   })
 
   it('a read ahead that fails leaves the edit to the storage read', async () => {
