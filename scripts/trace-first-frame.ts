@@ -18,6 +18,7 @@ import { join } from 'node:path'
 import { chromium } from 'playwright-core'
 import { createPlayer } from '../packages/sdk/dist/index.js'
 import { FeedSession } from '../packages/sdk/dist/feed-session.js'
+import { FeedReaderImpl } from '../packages/feed/dist/reader.js'
 import { RATES, USER, startStack } from './bench/stack.js'
 
 const ROUNDS = Math.min(20, Math.max(1, Number(process.argv[2] ?? 3)))
@@ -30,17 +31,18 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 const marks: Array<[string, number]> = []
 const mark = (what: string): void => { marks.push([what, now()]) }
-const proto = FeedSession.prototype as any
-for (const name of ['readAheadStart', 'playlist', 'download']) {
+const hook = (proto: any, names: string[], prefix = ''): void => { for (const name of names) {
   const orig = proto[name]
   proto[name] = function (this: unknown, ...args: unknown[]) {
-    const tag = name === 'download' ? `${name} ${args[1]}` : name
+    const tag = prefix + (name === 'download' ? `${name} ${args[1]}` : typeof args[0] === 'string' ? `${name} ${args[0]}` : name)
     mark(`${tag} called`)
     const out = orig.apply(this, args)
     if (out instanceof Promise) out.then(() => mark(`${tag} done`), () => mark(`${tag} failed`))
     return out
   }
-}
+} }
+hook(FeedSession.prototype, ['readAheadStart', 'playlist', 'download'])
+hook(FeedReaderImpl.prototype, ['update', 'waitFor', 'readFile', 'ready'], 'reader.')
 
 const PAGE = `<!doctype html><meta charset="utf-8"><body><script src="/hls.js"></script><script>
 window.trace = (url) => new Promise((resolve, reject) => {
@@ -101,6 +103,7 @@ try {
     const entry = at(`download /${seg} done`)
     const first = blocks.find((b) => b.at > (entry ?? 0))?.at
     const segBlocks = blocks.filter((b) => b.at > (entry ?? 0) && b.at < Number(m.fragEnd) + 1)
+    if (process.env.TRACE_MARKS === '1') console.log('  ' + marks.filter(([, t]) => t < Number(m.fragEnd)).map(([w, t]) => `${w} ${rel(t)}`).join('; '))
     console.log(`round ${r + 1} ahead ${ahead} ${seg} ${m.fragBytes}B | resolve ${(resolved - t0).toFixed(0)} | page ${rel(m.start)} playlist ${rel(at('playlist done'))} mfirst ${rel(m.manifestFirst)} | fragreq ${rel(m.fragReq)} entry ${rel(at(`download /${seg} called`))}-${rel(entry)} block1 ${rel(first)} fend ${rel(m.fragEnd)} (${segBlocks.length} blocks) | parsed ${rel(m.fragParsed)} buffered ${rel(m.fragBuffered)} frame ${rel(m.frame)} = ${(Number(m.frame) - Number(m.start)).toFixed(0)}`)
     await player.stop()
   }
