@@ -143,7 +143,14 @@ describe('auth gate', () => {
     expect(await code(bearer(signToken({ typ: 'admin', sub: 'root', tv: 0, iat: clock, exp: clock + 1e6 }, other.secretKey)))).toEqual(unauthorized)
     // A viewer session token signed by the same key is authentic but not an admin token.
     expect(await code(bearer(signToken({ typ: 'session', sub: 'root', tv: 0, exp: clock + 1e6 }, s.keys.secretKey)))).toEqual([403, 'SERVICE_FORBIDDEN'])
-    // Expiry.
+    // A token checked once is remembered by its exact string: the same payload under another
+    // signature, or a cut-off token, is still refused.
+    const [payloadPart, sigPart] = body.token.split('.') as [string, string]
+    const flipped = sigPart.slice(0, -2) + (sigPart.at(-2) === 'A' ? 'B' : 'A') + sigPart.at(-1)
+    expect(await code(bearer(`${payloadPart}.${flipped}`))).toEqual(unauthorized)
+    expect(await code(bearer(body.token.slice(0, -1)))).toEqual(unauthorized)
+    expect(await code(bearer(body.token))).toEqual([200, undefined])
+    // Expiry (the remembered token too).
     clock += 60_001
     expect(await code(bearer(body.token))).toEqual(unauthorized)
     clock -= 60_001

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { signToken, verifyToken } from '@arus/crypto'
 import { ServiceError } from '../errors.js'
+import { VerifiedTokens } from './token-cache.js'
 
 /**
  * Admin sessions (spec 1 "Authentication" 1, 4; spec 2 "Authentication" 1): a token signed
@@ -32,6 +33,8 @@ export interface AuthGateInit {
   /** The admin's current tokenVersion, or null when the admin no longer exists. */
   currentTokenVersion(name: string): Promise<number | null>
   now?: () => number
+  /** Tokens whose signature was checked before (token-cache.ts); none: every request checks it. */
+  verified?: VerifiedTokens<Record<string, unknown>>
 }
 
 /** Signs a session token for `name` valid for `ttlMs`. */
@@ -58,12 +61,20 @@ function bearer (header: string | string[] | undefined): string {
 /** Verifies a bearer header; throws SERVICE_UNAUTHORIZED (401) or SERVICE_FORBIDDEN (403). */
 export async function authenticate (authorization: string | string[] | undefined, init: AuthGateInit): Promise<AdminSession> {
   const token = bearer(authorization)
-  let payload: Record<string, unknown>
-  try {
-    payload = verifyToken(token, init.publicKey, { now: (init.now ?? Date.now)() })
-  } catch (err) {
-    const code = (err as { code?: string }).code
-    throw ServiceError.unauthorized(code === 'CRYPTO_TOKEN_EXPIRED' ? 'session expired; log in again' : 'invalid token')
+  const now = (init.now ?? Date.now)()
+  let payload = init.verified?.get(token)
+  if (payload !== undefined && !(now < (payload.exp as number))) {
+    init.verified?.delete(token)
+    throw ServiceError.unauthorized('session expired; log in again')
+  }
+  if (payload === undefined) {
+    try {
+      payload = verifyToken(token, init.publicKey, { now })
+    } catch (err) {
+      const code = (err as { code?: string }).code
+      throw ServiceError.unauthorized(code === 'CRYPTO_TOKEN_EXPIRED' ? 'session expired; log in again' : 'invalid token')
+    }
+    init.verified?.add(token, payload)
   }
   if (payload.typ !== ADMIN_TOKEN_TYPE) throw ServiceError.forbidden('not an admin token')
   const { sub, tv, exp } = payload
@@ -86,8 +97,9 @@ function needsAuth (req: FastifyRequest): boolean {
 
 /** Installs the gate as the first onRequest hook. */
 export function installAuthGate (app: FastifyInstance, init: AuthGateInit): void {
+  const gate: AuthGateInit = { verified: new VerifiedTokens(), ...init }
   app.addHook('onRequest', async (req) => {
     if (!needsAuth(req)) return
-    SESSIONS.set(req, await authenticate(req.headers.authorization, init))
+    SESSIONS.set(req, await authenticate(req.headers.authorization, gate))
   })
 }
