@@ -15,6 +15,9 @@ import { watchRange } from './watch.js'
 import type { RangeChange, RangeWatch, WatchRangeOptions } from './watch.js'
 import type { CatalogReader, CatalogReaderOptions, CatalogStats, ReaderUpdateOptions, StreamEntry } from './index.js'
 
+/** The longest a read waits for a verified upgrade's storage write (ms); a failed write is retried by hypercore. */
+const STORE_WAIT_MS = 2_000
+
 export class CatalogReaderImpl implements CatalogReader {
   readonly panelPublicKey: Uint8Array
   readonly key: Uint8Array
@@ -27,6 +30,11 @@ export class CatalogReaderImpl implements CatalogReader {
   private closing: Promise<void> | null = null
   private readonly onInvalid = (): void => { this.invalidRecords++ }
   private readonly onVerificationError = (): void => { this.verificationErrors++ }
+  /** The newest upgrade hypercore verified and is storing ('verified-upgrade'), until stored. */
+  private storing: { length: number; fork: number } | null = null
+  private readonly onVerifiedUpgrade = (_index: number, _block: Uint8Array, length: number, fork: number): void => {
+    if (this.storing === null || fork !== this.storing.fork || length > this.storing.length) this.storing = { length, fork }
+  }
 
   constructor ({ store, panelPublicKey, readTimeoutMs = DEFAULT_READ_TIMEOUT_MS }: CatalogReaderOptions) {
     if (store === null || typeof store !== 'object' || typeof (store as Corestore).get !== 'function') throw CatalogError.invalidArgument('store', 'must be a Corestore')
@@ -43,6 +51,7 @@ export class CatalogReaderImpl implements CatalogReader {
     // hypercore patch guards the local resolve this keeps in flight).
     this.core = store.get({ key: this.key, timeout: readTimeoutMs, allowLatestBlock: true })
     this.core.on('verification-error', this.onVerificationError)
+    this.core.on('verified-upgrade', this.onVerifiedUpgrade)
     this.bee = new Hyperbee<Uint8Array>(this.core, BEE_OPTIONS)
   }
 
@@ -59,6 +68,7 @@ export class CatalogReaderImpl implements CatalogReader {
     this.closing ??= (async () => {
       await Promise.all([...this.watches].map((w) => w.close()))
       this.core.off('verification-error', this.onVerificationError)
+      this.core.off('verified-upgrade', this.onVerifiedUpgrade)
       await this.bee.close()
     })()
     return this.closing
@@ -98,8 +108,34 @@ export class CatalogReaderImpl implements CatalogReader {
     }
   }
 
+  /**
+   * A watch reports a live edit once hypercore verified it, before it is stored (watch.ts); a
+   * read waits out that storage write (bounded), so what a watch reported, the reads return.
+   */
+  private async stored (): Promise<void> {
+    const s = this.storing
+    if (s === null) return
+    const done = (): boolean => this.core.fork !== s.fork || this.core.length >= s.length || this.closing !== null
+    if (!done()) {
+      await new Promise<void>((resolve) => {
+        const check = (): void => { if (done()) finish() }
+        const finish = (): void => {
+          clearTimeout(timer)
+          this.core.off('append', check)
+          this.core.off('truncate', check)
+          resolve()
+        }
+        const timer = setTimeout(finish, STORE_WAIT_MS)
+        this.core.on('append', check)
+        this.core.on('truncate', check)
+      })
+    }
+    if (this.storing === s) this.storing = null
+  }
+
   private async read<K extends string> (key: K): Promise<RecordFor<K> | null> {
     await this.ready()
+    await this.stored()
     let entry
     try {
       entry = await this.bee.get(key)
@@ -148,6 +184,7 @@ export class CatalogReaderImpl implements CatalogReader {
 
   private async scan<T extends CatalogRecord> (prefix: string): Promise<Array<{ name: string; record: T }>> {
     await this.ready()
+    await this.stored()
     try {
       return await scanPrefix<T>(this.bee, prefix, this.onInvalid, { timeout: this.readTimeoutMs })
     } catch (err) {
