@@ -7,7 +7,7 @@
 #
 # Env files live in ARUS_ENV_DIR (default docker/env): made from each daemon's generated
 # .env.example when missing, then given what the wiring needs (PANEL_PUBKEY, PUBLISHER_NAME,
-# PUBLISHER_KEY, PANEL_ADMIN_PASS). Generated passwords go to $ARUS_ENV_DIR/credentials (0600),
+# PUBLISHER_KEY, PANEL_ADMIN_URL, PANEL_ADMIN_PASS). Generated passwords go to $ARUS_ENV_DIR/credentials (0600),
 # never to the terminal. Secrets minted here (publisher keys) are written to the env files only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -110,6 +110,14 @@ if [ "$LIBRARY" = 1 ]; then
 fi
 
 if [ "$RESELLER" = 1 ]; then
+  # The reseller calls the panel's admin API on this box (host networking): wire it to the
+  # panel's own ADMIN_HOST:ADMIN_PORT (their defaults when panel.env leaves them unset).
+  if [ -z "$(env_get "$ARUS_ENV_DIR/reseller.env" PANEL_ADMIN_URL)" ]; then
+    host=$(env_get "$ARUS_ENV_DIR/panel.env" ADMIN_HOST); port=$(env_get "$ARUS_ENV_DIR/panel.env" ADMIN_PORT)
+    case "${host:-127.0.0.1}" in *:*) host="[${host}]" ;; esac
+    env_set "$ARUS_ENV_DIR/reseller.env" PANEL_ADMIN_URL "http://${host:-127.0.0.1}:${port:-3210}"
+    log "reseller: PANEL_ADMIN_URL=http://${host:-127.0.0.1}:${port:-3210} (the panel's admin API)"
+  fi
   if [ -z "$(env_get "$ARUS_ENV_DIR/reseller.env" PANEL_ADMIN_PASS)" ]; then
     pw=$(password)
     printf '%s\n' "$pw" | cli panel add-admin reseller >/dev/null

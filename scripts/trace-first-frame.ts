@@ -84,7 +84,7 @@ try {
   await sleep(16_000) // the playlist fills
   const bootstrap = stack.testnet.bootstrap.map((b: { host: string; port: number }) => ({ host: b.host, port: b.port }))
   for (let r = 0; r < ROUNDS; r++) {
-    const player = createPlayer({ panelPubKey: stack.panelKey, storeDir: join(store, `v${r}`), server: { readAheadSegments: AHEADS[r % AHEADS.length]! }, swarm: { bootstrap } })
+    const player = createPlayer({ panelPubKey: stack.panelKey, storeDir: join(store, `v${r}`), server: { readAheadSegments: AHEADS[r % AHEADS.length]!, allowOrigin: `http://127.0.0.1:${webPort}` }, swarm: { bootstrap } })
     await player.connect()
     await player.login(USER.name, USER.password)
     marks.length = 0

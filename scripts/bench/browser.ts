@@ -1,9 +1,9 @@
 /**
  * First frame in a real browser (`pnpm bench`): Debian's Chromium (playwright-core, never a
  * downloaded browser) plays the viewer's local URL with hls.js from npm at its default
- * config, in a page served from 127.0.0.1 (the local server answers with
- * Access-Control-Allow-Origin). Timed in the page: hls.loadSource() → manifest parsed → first
- * fragment loaded → first video frame presented (requestVideoFrameCallback).
+ * config, in a page served from 127.0.0.1 (another origin: the bench viewers opt in with the
+ * SDK's server.allowOrigin, see viewer.mjs). Timed in the page: hls.loadSource() → manifest
+ * parsed → first fragment loaded → first video frame presented (requestVideoFrameCallback).
  */
 import { readFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'

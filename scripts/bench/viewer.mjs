@@ -35,6 +35,9 @@ const player = createPlayer({
   uploadPolicy: 'reseed',
   zapPrefetch: process.env.BENCH_ZAP_PREFETCH === '1',
   tune: { timeoutMs: 20_000 },
+  // The browser bench (browser.ts) plays the local URL with hls.js in a page of another origin:
+  // the explicit CORS opt-in (the SDK sends no Access-Control-Allow-Origin by default).
+  server: { allowOrigin: '*' },
   ...(process.env.BENCH_WRITE_BUFFER_MIB ? { storage: { writeBufferMiB: Number(process.env.BENCH_WRITE_BUFFER_MIB) } } : {})
 })
 player.on('streams', (list) => out({ type: 'streams', titles: Object.fromEntries(list.map((s) => [s.id, s.title])), hr: performance.timeOrigin + performance.now() }))

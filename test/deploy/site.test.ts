@@ -172,12 +172,14 @@ describe('deploy pack', () => {
     await writeFile(join(dir, 'panel.env'), lines({ ...PANEL_TEST_ENV, ...common, ADMIN_PORT: String(p.panel) }), { mode: 0o600 })
     await writeFile(join(dir, 'broadcaster.env'), lines({ ...common, CONTROL_PORT: String(p.broadcaster) }), { mode: 0o600 })
     await writeFile(join(dir, 'library.env'), lines({ ...common, CONTROL_PORT: String(p.library) }), { mode: 0o600 })
-    await writeFile(join(dir, 'reseller.env'), lines({ ARGON2_MEM_KIB: '8', ARGON2_OPS: '1', CONTROL_PORT: String(p.reseller), PANEL_ADMIN_URL: `http://127.0.0.1:${p.panel}` }), { mode: 0o600 })
+    // No PANEL_ADMIN_URL: site-init wires the reseller to the panel (issue 39 item 1).
+    await writeFile(join(dir, 'reseller.env'), lines({ ARGON2_MEM_KIB: '8', ARGON2_OPS: '1', CONTROL_PORT: String(p.reseller) }), { mode: 0o600 })
     const fullEnv = { ...env, ARUS_ENV_DIR: dir, COMPOSE_PROJECT_NAME: project }
     const files = ['-f', 'docker/compose.yaml', '-f', 'docker/compose.library.yaml', '-f', 'docker/compose.reseller.yaml']
     try {
       await must('bash', ['docker/site-init.sh', '--project', project, '--library', '--reseller'], { env: fullEnv, timeoutMs: 240_000 })
       expect(await readFile(join(dir, 'library.env'), 'utf8')).toMatch(/^PUBLISHER_NAME=library$/m)
+      expect(await readFile(join(dir, 'reseller.env'), 'utf8')).toMatch(new RegExp(`^PANEL_ADMIN_URL=http://127\\.0\\.0\\.1:${p.panel}$`, 'm'))
       // Cold start per image: compose up → each daemon's /healthz ok.
       const started = Date.now()
       const upAt: Record<string, number> = {}
@@ -194,6 +196,19 @@ describe('deploy pack', () => {
       const system = await reseller.api('GET', '/api/system')
       expect(system.panel).toMatchObject({ reachable: true, error: null })
       expect(system.panel.stats.admins).toBeGreaterThanOrEqual(2)
+      // The container's own healthcheck (arus-healthz … ok) needs the panel reachable.
+      await waitFor(async () => (await run(DOCKER, ['inspect', '--format', '{{.State.Health.Status}}', `${project}_reseller_1`])).stdout.trim() === 'healthy', { timeoutMs: 60_000, intervalMs: 1000, message: 'reseller container healthy' })
+      // An account the reseller activates is one a viewer logs into.
+      await reseller.api('POST', '/api/credits/mint', { amount: 1, note: 'deploy test' })
+      expect(await reseller.api('POST', '/api/accounts', { name: 'deployviewer', password: 'viewer-pass', months: 1 })).toMatchObject({ status: 'active' })
+      const panelKey = (await readFile(join(dir, 'broadcaster.env'), 'utf8')).match(/^PANEL_PUBKEY=([0-9a-f]{64})$/m)?.[1]
+      const player = createPlayer({ panelPubKey: panelKey, storeDir: tmpDir(ctx, 'arus-deploy-viewer-'), swarm: { bootstrap: testnet.bootstrap } })
+      try {
+        await player.connect()
+        expect(await loginWithRetry(player, 'deployviewer', 'viewer-pass', { attempts: 60, delayMs: 500, totalMs: 60_000 })).toEqual([])
+      } finally {
+        await player.stop()
+      }
       const library = createHttpClient(`http://127.0.0.1:${p.library}`, { login: creds.LIBRARY_ADMIN })
       expect((await library.api('GET', '/api/status')).publisher).toBe('library')
     } finally {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { adminAuthEnv, configSnapshotEnv, controlEnv, env, loadConfig, loggingEnv, ServiceError, socketBufferEnv, swarmEnv, type Env } from '@arus/service'
+import { DAEMON_PORTS, adminAuthEnv, configSnapshotEnv, controlEnv, env, loadConfig, loggingEnv, ServiceError, socketBufferEnv, swarmEnv, type Env } from '@arus/service'
 
 /**
  * The broadcaster's environment (spec 2 "Broadcaster environment" plus the daemon kit's
@@ -45,7 +45,7 @@ export const broadcasterEnvSchema = z.object({
   ANALYTICS_RETENTION_DAYS: env.int({ min: 1, max: 3650, default: 30 }).describe('UTC days of analytics kept.'),
   ANALYTICS_SAMPLE_SEC: env.int({ min: 1, max: 3600, default: 300 }).describe('Analytics sample interval (spec: 5 minutes).'),
 
-  ...controlEnv('CONTROL', { port: 3310, what: 'control API and UI' }),
+  ...controlEnv('CONTROL', { port: DAEMON_PORTS.broadcaster, what: 'control API and UI' }),
   ...adminAuthEnv,
   ...configSnapshotEnv,
   ...loggingEnv

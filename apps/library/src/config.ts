@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { adminAuthEnv, configSnapshotEnv, controlEnv, env, loadConfig, loggingEnv, socketBufferEnv, swarmEnv, type Env } from '@arus/service'
+import { DAEMON_PORTS, adminAuthEnv, configSnapshotEnv, controlEnv, env, loadConfig, loggingEnv, socketBufferEnv, swarmEnv, type Env } from '@arus/service'
 
 /**
  * The library's environment (spec 2 "Library environment"): one schema gives validation, types
@@ -16,7 +16,7 @@ export const libraryEnvSchema = z.object({
   ...swarmEnv,
   ...socketBufferEnv,
   ...adminAuthEnv,
-  ...controlEnv('CONTROL', { port: 3320, what: 'control API and UI (docs/library.md)' }),
+  ...controlEnv('CONTROL', { port: DAEMON_PORTS.library, what: 'control API and UI (docs/library.md)' }),
   ...configSnapshotEnv,
   ...loggingEnv
 })

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { DAEMON_PORTS } from '@arus/service'
 
 /**
  * The tool server's config file (spec 2 "Operator tool server": owner-only permissions;
@@ -14,7 +15,7 @@ export const SERVICES = ['panel', 'broadcaster', 'library', 'reseller'] as const
 export type Service = typeof SERVICES[number]
 
 /** Each service's loopback API port on its box (the daemons' defaults), for tunnels. */
-export const DEFAULT_PORTS: Record<Service, number> = { panel: 3210, broadcaster: 3310, library: 3320, reseller: 3330 }
+export const DEFAULT_PORTS: Record<Service, number> = DAEMON_PORTS
 
 const Backend = z.strictObject({
   url: z.url({ protocol: /^https?$/ }).optional().describe('The API base URL (https for a remote box; http only to loopback). Without it the tool server opens an SSH tunnel to the service\'s loopback port.'),

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { reportsEnv } from '@arus/reports'
-import { adminAuthEnv, configSnapshotEnv, controlEnv, env, loadConfig, loggingEnv, swarmEnv, type Env } from '@arus/service'
+import { DAEMON_PORTS, adminAuthEnv, configSnapshotEnv, controlEnv, env, loadConfig, loggingEnv, swarmEnv, type Env } from '@arus/service'
 import type { PanelSettings } from './context.js'
 
 /**
@@ -23,7 +23,7 @@ export const panelEnvSchema = z.object({
   ANALYTICS_RETENTION_DAYS: env.int({ min: 0, max: 3650, default: 30 }).describe('UTC days of aggregate analytics kept under DATA_DIR/analytics (counts only; older days are pruned). 0 disables analytics: nothing is counted, GET /api/analytics answers enabled false, and a day salt or viewer hashes left by an earlier run are erased at start.'),
   ESCROW_EXPORT: env.bool(false).describe('Serve POST /api/identity/escrow (identity keys sealed under a passphrase; the caller\'s password re-checked, 3 attempts per hour, every attempt a security event). Off: the route does not exist; the CLI export-escrow works either way.'),
   ...reportsEnv,
-  ...controlEnv('ADMIN', { port: 3210, what: 'admin HTTP API and dashboard (docs/panel-api.md)' }),
+  ...controlEnv('ADMIN', { port: DAEMON_PORTS.panel, what: 'admin HTTP API and dashboard (docs/panel-api.md)' }),
   ...configSnapshotEnv,
   ...loggingEnv
 })

@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { adminAuthEnv, configSnapshotEnv, controlEnv, controlSettings, env, loadConfig, loggingEnv, type ControlSettings, type Env } from '@arus/service'
+import { DAEMON_PORTS, adminAuthEnv, configSnapshotEnv, controlEnv, controlSettings, env, loadConfig, loggingEnv, type ControlSettings, type Env } from '@arus/service'
 import { parseAllowlist } from './allowlist.js'
 
-const { CONTROL_ENABLED: _enabled, CONTROL_TRUST_PROXY: _trust, ...control } = controlEnv('CONTROL', { port: 3330, what: 'reseller API and UI (docs/reseller.md)' })
+const { CONTROL_ENABLED: _enabled, CONTROL_TRUST_PROXY: _trust, ...control } = controlEnv('CONTROL', { port: DAEMON_PORTS.reseller, what: 'reseller API and UI (docs/reseller.md)' })
 
 const headerName = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/
 
@@ -13,9 +13,10 @@ const headerName = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/
  */
 export const resellerEnvSchema = z.object({
   DATA_DIR: env.str({ default: './data/reseller', min: 1 }).describe('Directory holding the ledger, accounts.json and the private files (principals, signing key).'),
-  PANEL_ADMIN_URL: env.url({ default: 'http://127.0.0.1:3300' }).describe('The panel admin API every account operation calls (a TLS proxy URL when the panel is on another box).'),
+  PANEL_ADMIN_URL: env.url({ default: `http://127.0.0.1:${DAEMON_PORTS.panel}` }).describe('The panel admin API every account operation calls: the panel\'s ADMIN_HOST:ADMIN_PORT on this box (its default here), or a TLS proxy URL when the panel is on another box.'),
   PANEL_ADMIN_USER: env.str({ min: 1, max: 64, default: 'reseller' }).describe('The panel admin the reseller logs in as (`arus-panel add-admin reseller`): a dedicated account.'),
   PANEL_ADMIN_PASS: env.str({ optional: true, min: 1, max: 1024 }).describe('That panel admin\'s password. Unset: every account operation answers 502 (the panel is unusable).'),
+  PANEL_PROBE_SEC: env.int({ min: 1, max: 3600, default: 15 }).describe('How often the panel\'s GET /healthz is asked, so /healthz (`ok`, `panel.reachable`, `panel.lastError`) and the container healthcheck say when the panel is unreachable.'),
   PANEL_TIMEOUT_MS: env.int({ min: 100, max: 300_000, default: 10_000 }).describe('Budget of one panel admin API call; past it the operation answers 502 and any debit is refunded.'),
   DAYS_PER_MONTH: env.int({ min: 1, max: 366, default: 30 }).describe('Days one month of an account buys.'),
   CREDITS_PER_MONTH: env.int({ min: 1, max: 1_000_000, default: 1 }).describe('Credits one month of an account costs (activate and renew); a delete refunds whole remaining months at this price.'),

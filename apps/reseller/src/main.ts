@@ -69,7 +69,18 @@ export async function main (config: ResellerConfig, log: Logger): Promise<Runnin
   const settling = settleAll(core).then(
     (r) => { if (r.settled + r.open > 0) log.warn({ event: 'reseller.settle', ...r }, 'interrupted account operations at boot') },
     (err: Error) => log.warn({ event: 'reseller.settle', err: err.message }, 'settling at boot failed; the reconcile retries'))
+  // The panel's reachability, logged when it changes (and at the first probe).
+  let wasReachable: boolean | null = null
+  const probe = async () => {
+    const h = await core.panel.probe()
+    if (h.reachable === wasReachable) return
+    wasReachable = h.reachable
+    if (h.reachable) log.info({ event: 'panel.reachable', url: h.url }, 'panel reachable')
+    else log.warn({ event: 'panel.unreachable', url: h.url, err: h.lastError }, 'panel unreachable: check PANEL_ADMIN_URL and that the panel runs with ADMIN_ENABLED=1')
+  }
+  void probe()
   const timers = [
+    setInterval(() => { void probe() }, config.PANEL_PROBE_SEC * 1000),
     setInterval(() => { void sweeper.run().catch(() => {}) }, config.SWEEP_INTERVAL_SEC * 1000),
     setInterval(() => { void reconciler.run().catch(() => {}) }, config.RECONCILE_INTERVAL_SEC * 1000)
   ]

@@ -25,10 +25,11 @@ export function healthExtras (d: StatusDeps): Record<string, unknown> {
   const t = d.core.ledger.totals()
   const s = d.sweeper.state()
   return {
-    ok: t.invariantOk,
+    // Not ok while the panel is unreachable: every activation, renew and sweep would fail (502).
+    ok: t.invariantOk && p.reachable,
     principals: d.core.principals.size,
     accounts: d.core.accounts.size,
-    panel: { reachable: p.reachable, lastOkAt: p.lastOkAt },
+    panel: { reachable: p.reachable, lastOkAt: p.lastOkAt, url: p.url, lastError: p.lastError },
     sweep: { runs: s.runs, lastRunAt: s.lastRunAt, lastOkAt: s.lastOkAt, failed: s.failed },
     ledger: { seq: t.seq, invariantOk: t.invariantOk }
   }

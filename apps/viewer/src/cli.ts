@@ -16,6 +16,7 @@ export function buildProgram (io: ViewerIO, onRun: (opts: ViewerOptions) => Prom
     .option('--play <streamId>', 'stream to play (default: the first available live channel)')
     .option('--store-dir <dir>', 'replica cache directory', DEFAULT_STORE_DIR)
     .option('--upload-policy <policy>', "'reseed' or 'client-only'", 'reseed')
+    .option('--allow-origin <origin>', 'let a browser page of this origin (e.g. http://127.0.0.1:8080) read the local HLS URL; default: no page can')
     .option('--json', 'NDJSON event lines on stdout', false)
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
@@ -33,6 +34,7 @@ export function buildProgram (io: ViewerIO, onRun: (opts: ViewerOptions) => Prom
         play: o.play,
         storeDir: o.storeDir,
         uploadPolicy: o.uploadPolicy,
+        allowOrigin: o.allowOrigin,
         json: o.json === true
       })
       if (!parsed.success) {

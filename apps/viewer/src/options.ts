@@ -8,6 +8,8 @@ export const ViewerOptions = z.object({
   play: z.string().min(1).max(64).optional(),
   storeDir: z.string().min(1),
   uploadPolicy: z.enum(['reseed', 'client-only']),
+  /** The SDK's server.allowOrigin: CORS opt-in for a browser page of another origin (default: none). */
+  allowOrigin: z.string().min(1).max(2048).optional(),
   json: z.boolean()
 })
 export type ViewerOptions = z.infer<typeof ViewerOptions>

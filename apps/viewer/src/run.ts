@@ -16,7 +16,8 @@ export async function runViewer (opts: ViewerOptions, io: ViewerIO): Promise<num
     storeDir: opts.storeDir,
     uploadPolicy: opts.uploadPolicy,
     deviceLabel: 'arus-viewer',
-    ...(opts.bootstrap.length > 0 ? { swarm: { bootstrap: opts.bootstrap } } : {})
+    ...(opts.bootstrap.length > 0 ? { swarm: { bootstrap: opts.bootstrap } } : {}),
+    ...(opts.allowOrigin === undefined ? {} : { server: { allowOrigin: opts.allowOrigin } })
   })
   watch(player, log)
   const stopped = new Promise<void>((resolve) => {

@@ -15,8 +15,11 @@ export interface WorkletLike {
   terminate(): void
 }
 
-/** The device as isSupported() judges it; read from react-native's Platform unless given. */
-export interface DeviceInfo { os: string; apiLevel: number | null; is64Bit: boolean }
+/**
+ * The device as isSupported() judges it ({@link currentDevice} builds it). `is64Bit` null: not
+ * known (react-native does not report the ABIs), which isSupported() treats as unsupported.
+ */
+export interface DeviceInfo { os: string; apiLevel: number | null; is64Bit: boolean | null }
 
 /** start() options (spec 3): the worklet owns its store; `dataDir` is where (default: its home). */
 export interface StartOptions {
@@ -34,19 +37,31 @@ export interface StartOptions {
 export interface BackendInit {
   /** Makes the engine host. Default: `new Worklet()` of react-native-bare-kit, imported on first start() only. */
   createWorklet?: () => Promise<WorkletLike> | WorkletLike
-  /** The device for isSupported(). Default: react-native's Platform. */
+  /** The device for isSupported(). Default: `currentDevice(abis)`. */
   device?: DeviceInfo
-  /** Warnings (dropped lines, listener errors). Default console.warn. Never a line's content. */
+  /**
+   * The device's ABI list (Android's `Build.SUPPORTED_ABIS`, e.g. react-native-device-info's
+   * `supportedAbisSync()`), for the default `device`. React Native does not report it: without
+   * it (or `device`) an Android device's bitness is unknown and the backend stays inert.
+   */
+  abis?: readonly string[]
+  /** Warnings (dropped lines, listener errors, a missing ABI list). Default console.warn. Never a line's content. */
   warn?: (message: string) => void
 }
 
 export type MessageListener = (message: EngineMessage) => void
 
-/** The device react-native reports (`Platform.constants.supported64BitAbis` when present, else assumed 64-bit). */
-export function currentDevice (): DeviceInfo {
-  const abis = Platform.constants?.supported64BitAbis
+/**
+ * This device: OS and API level from react-native's `Platform`, bitness from `abis`, the ABI
+ * list the host reads (react-native's `Platform.constants` has no ABI list; Android's
+ * `Build.SUPPORTED_ABIS`, e.g. react-native-device-info's `supportedAbisSync()`). 64-bit when
+ * the list holds a 64-bit ABI (arm64-v8a, x86_64, ...); without a list `is64Bit` is null
+ * (unknown) on Android. iOS runs 64-bit only.
+ */
+export function currentDevice (abis?: readonly string[]): DeviceInfo {
   const version = typeof Platform.Version === 'number' ? Platform.Version : Number.parseInt(String(Platform.Version), 10)
-  return { os: Platform.OS, apiLevel: Number.isFinite(version) ? version : null, is64Bit: Array.isArray(abis) ? abis.length > 0 : true }
+  const is64Bit = Platform.OS === 'ios' ? true : Array.isArray(abis) ? abis.some((abi) => typeof abi === 'string' && abi.includes('64')) : null
+  return { os: Platform.OS, apiLevel: Number.isFinite(version) ? version : null, is64Bit }
 }
 
 async function bareKitWorklet (): Promise<WorkletLike> {
@@ -64,11 +79,15 @@ const KNOWN = new Set<string>(ENGINE_MESSAGE_TYPES)
  * react-native-bare-kit is never imported.
  */
 export class ArusBackend {
-  /** Android API level ≥ 29 on a 64-bit OS, or iOS. */
+  /**
+   * Android API level ≥ 29 on a known 64-bit OS, or iOS. An Android device whose bitness is
+   * unknown (`currentDevice()` without an ABI list) is unsupported: a 32-bit TV box at API 29+
+   * must not start the engine, and react-native cannot tell it apart.
+   */
   static isSupported (device: DeviceInfo = currentDevice()): boolean {
     if (device.os === 'ios') return true
     if (device.os !== 'android') return false
-    return device.is64Bit && device.apiLevel !== null && device.apiLevel >= MIN_ENGINE_API_LEVEL
+    return device.is64Bit === true && device.apiLevel !== null && device.apiLevel >= MIN_ENGINE_API_LEVEL
   }
 
   private state: HostState = INITIAL_HOST_STATE
@@ -81,8 +100,13 @@ export class ArusBackend {
   private readonly decoder: LineDecoder
 
   constructor (private readonly init: BackendInit = {}) {
-    this.inert = !ArusBackend.isSupported(init.device ?? currentDevice())
+    const device = init.device ?? currentDevice(init.abis)
+    this.inert = !ArusBackend.isSupported(device)
     this.warn = init.warn ?? ((m) => console.warn(m))
+    // Only where the missing list is what keeps the engine off (below API 29 it is off anyway).
+    if (device.os === 'android' && device.is64Bit === null && (device.apiLevel ?? 0) >= MIN_ENGINE_API_LEVEL) {
+      this.warn('arus: the engine stays off: pass BackendInit.abis (the device\'s ABI list) or device; react-native does not report whether the OS is 64-bit')
+    }
     this.decoder = new LineDecoder((value) => this.receive(value), (drop) => this.warn(`arus: dropped an engine line (${drop.reason}, ${drop.bytes} bytes)`))
   }
 

@@ -17,14 +17,47 @@ describe('an unsupported device', () => {
     expect(ArusBackend.isSupported({ os: 'web', apiLevel: null, is64Bit: true })).toBe(false)
   })
 
-  it('reads the device from react-native: API 28 is unsupported, 34 on arm64 is supported, a 32-bit ABI list is not', () => {
-    Object.assign(Platform, { OS: 'android', Version: 28, constants: { supported64BitAbis: ['arm64-v8a'] } })
-    expect(currentDevice()).toEqual({ os: 'android', apiLevel: 28, is64Bit: true })
+  it('reads API level from react-native and bitness from the ABI list the host gives: API 28 is unsupported, 34 on arm64 is supported, a 32-bit list is not', () => {
+    // Issue 39 item 5: react-native's Platform.constants has no ABI list (the double has the real shape).
+    expect(Object.keys(Platform.constants).filter((k) => /abi/i.test(k))).toEqual([])
+    Object.assign(Platform, { OS: 'android', Version: 28 })
+    expect(currentDevice(['arm64-v8a', 'armeabi-v7a', 'armeabi'])).toEqual({ os: 'android', apiLevel: 28, is64Bit: true })
+    expect(ArusBackend.isSupported(currentDevice(['arm64-v8a', 'armeabi-v7a', 'armeabi']))).toBe(false)
+    Object.assign(Platform, { Version: 34 })
+    expect(currentDevice(['armeabi-v7a', 'armeabi'])).toEqual({ os: 'android', apiLevel: 34, is64Bit: false })
+    expect(ArusBackend.isSupported(currentDevice(['armeabi-v7a', 'armeabi']))).toBe(false)
+    expect(ArusBackend.isSupported(currentDevice(['arm64-v8a', 'armeabi-v7a', 'armeabi']))).toBe(true)
+    expect(ArusBackend.isSupported(currentDevice(['x86_64', 'x86']))).toBe(true)
+  })
+
+  it('without an ABI list an Android device is not guessed 64-bit: unsupported, with a warning', () => {
+    Object.assign(Platform, { OS: 'android', Version: 34 })
+    expect(currentDevice()).toEqual({ os: 'android', apiLevel: 34, is64Bit: null })
     expect(ArusBackend.isSupported()).toBe(false)
-    Object.assign(Platform, { Version: 34, constants: { supported64BitAbis: [] } })
-    expect(ArusBackend.isSupported()).toBe(false)
-    Object.assign(Platform, { Version: 34, constants: { supported64BitAbis: ['arm64-v8a'] } })
+    const warnings: string[] = []
+    void new ArusBackend({ warn: (m) => warnings.push(m) })
+    expect(warnings).toEqual([expect.stringContaining('BackendInit.abis')])
+    // Below API 29 the engine is off anyway: no warning.
+    Object.assign(Platform, { Version: 28 })
+    void new ArusBackend({ warn: (m) => warnings.push(m) })
+    expect(warnings).toHaveLength(1)
+    Object.assign(Platform, { OS: 'ios', Version: '17.4' })
     expect(ArusBackend.isSupported()).toBe(true)
+    Object.assign(Platform, { OS: 'android', Version: 34 })
+  })
+
+  it('a 32-bit TV box at API 30 (its ABI list from the host) gets an inert backend: start() loads nothing', async () => {
+    Object.assign(Platform, { OS: 'android', Version: 30 })
+    let made = 0
+    const warnings: string[] = []
+    const b = new ArusBackend({ abis: ['armeabi-v7a', 'armeabi'], createWorklet: () => { made++; throw new Error('the engine must not start') }, warn: (m) => warnings.push(m) })
+    let fired = 0
+    b.onMessage(() => { fired++ })
+    await b.start('AAAA', { panelPubKey: 'a'.repeat(64) })
+    b.login('alice', 'pw')
+    expect([made, fired, loads()]).toEqual([0, 0, 0])
+    expect(warnings).toEqual([])
+    Object.assign(Platform, { Version: 34 })
   })
 
   for (const device of [{ os: 'android', apiLevel: 28, is64Bit: true }, { os: 'android', apiLevel: 33, is64Bit: false }]) {

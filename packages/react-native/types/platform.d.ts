@@ -2,7 +2,24 @@
 // the slices the package uses, so it compiles here without them installed.
 declare module 'react-native' {
   import type { ComponentType, ReactNode } from 'react'
-  export const Platform: { OS: string; Version: number | string; constants?: Record<string, unknown> }
+  /**
+   * React Native's PlatformConstants: on Android also Version, Release, Serial, Fingerprint,
+   * Model, Brand, Manufacturer, ServerHost and uiMode. No ABI list.
+   */
+  export interface PlatformConstants {
+    isTesting: boolean
+    reactNativeVersion: { major: number; minor: number; patch: number; prerelease?: number | string | null }
+    Version?: number
+    Release?: string
+    Serial?: string
+    Fingerprint?: string
+    Model?: string
+    Brand?: string
+    Manufacturer?: string
+    ServerHost?: string
+    uiMode?: string
+  }
+  export const Platform: { OS: string; Version: number | string; constants: PlatformConstants }
   export type StyleProp = Record<string, unknown> | Array<Record<string, unknown> | null | undefined | false> | null | undefined
   export const View: ComponentType<{ style?: StyleProp; children?: ReactNode; accessibilityRole?: string; testID?: string }>
   export const Text: ComponentType<{ style?: StyleProp; children?: ReactNode; testID?: string }>

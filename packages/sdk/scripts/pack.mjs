@@ -1,17 +1,18 @@
 #!/usr/bin/env node
 // Packaging of @arus/sdk for npm (issue 5 item 7). `pnpm --filter @arus/sdk pack` runs
 //   prepack:  bundle dist/ (tsc output) with every internal @arus/* package into dist/npm/index.js
-//             (esbuild; registry packages stay external), bundle the declarations into
-//             dist/npm/index.d.ts (dts-bundle-generator, @arus/* types inlined), then swap in a
+//             (esbuild; registry packages stay external), bundle the declarations tsc emitted into
+//             dist/npm/index.d.ts (rollup-plugin-dts, @arus/* types inlined), then swap in a
 //             clean package.json: registry dependencies only, no workspace:* entries;
 //   postpack: put the workspace package.json back.
 // `node scripts/pack.mjs bundle` only builds dist/npm/ (and prints the manifest it would use);
 // `node scripts/pack.mjs restore` puts a package.json left swapped by an interrupted pack back.
-import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { rollup } from 'rollup'
+import { dts } from 'rollup-plugin-dts'
 
 const pkgDir = fileURLToPath(new URL('..', import.meta.url))
 const root = join(pkgDir, '..', '..')
@@ -69,15 +70,19 @@ async function bundle (workspaceManifest) {
     }]
   })
   if (result.errors.length > 0) throw new Error('esbuild failed')
-  const dts = spawnSync(process.execPath, [
-    join(pkgDir, 'node_modules', 'dts-bundle-generator', 'dist', 'bin', 'dts-bundle-generator.js'),
-    '--project', join(pkgDir, 'tsconfig.json'), '--no-banner', '--silent',
-    '--external-inlines', '@arus/catalog', '@arus/crypto', '@arus/engine-protocol', '@arus/feed', '@arus/rpc', '@arus/swarm',
-    '-o', join(outDir, 'index.d.ts'), '--', join(pkgDir, 'dist', 'index.d.ts')
-  ], { stdio: 'inherit', cwd: pkgDir })
-  if (dts.status !== 0) throw new Error('dts-bundle-generator failed')
-  const types = readFileSync(join(outDir, 'index.d.ts'), 'utf8')
-  if (/from ['"]@arus\//.test(types)) throw new Error('dist/npm/index.d.ts still imports an @arus/* package')
+  // The declarations tsc -b already emitted (and type-checked), bundled without a second type
+  // check: rollup-plugin-dts parses them, inlines the @arus/* ones and keeps registry imports.
+  // (dts-bundle-generator, used before, walked zod's types for minutes on 2 cores; issue 39 item 10.)
+  const types = await rollup({
+    input: join(pkgDir, 'dist', 'index.d.ts'),
+    external: (id) => !id.startsWith('@arus/') && !id.startsWith('.') && !id.startsWith('/'),
+    plugins: [dts({ respectExternal: true })],
+    onwarn: (w) => { throw new Error(`declaration bundle: ${w.message}`) }
+  })
+  await types.write({ file: join(outDir, 'index.d.ts'), format: 'es' })
+  await types.close()
+  const declarations = readFileSync(join(outDir, 'index.d.ts'), 'utf8')
+  if (/from ['"]@arus\//.test(declarations)) throw new Error('dist/npm/index.d.ts still imports an @arus/* package')
   const versions = versionTable(workspaceManifest)
   const dependencies = {}
   for (const name of [...external].sort()) {

@@ -46,6 +46,12 @@ export const PEERS_INTERVAL_MS = 3_000
 /** "Login retry pattern for hosts": 30 attempts, 1 s apart. */
 export const LOGIN_RETRY_ATTEMPTS = 30
 export const LOGIN_RETRY_DELAY_MS = 1_000
+/**
+ * "Errors": 'not connected to panel' persisting over 30 s means a wrong panel key or an
+ * unreachable panel, so the whole retry gives up after this long (each attempt's wait for the
+ * panel link is cut to what is left; 30 attempts of a 10 s wait would take 5.5 minutes).
+ */
+export const LOGIN_RETRY_TOTAL_MS = 30_000
 
 /** "Limits": report cooldown, per channel and category. */
 export const REPORT_COOLDOWN_MS = 10 * 60_000
@@ -66,8 +72,12 @@ export const SERVER_DEFAULTS = {
   stallMs: 10_000,
   /** Segments at the live edge requested ahead after each playlist is served. */
   readAheadSegments: 3,
-  /** Access-Control-Allow-Origin on every answer, so browser players (hls.js) work; null sends none. */
-  allowOrigin: '*' as string | null
+  /**
+   * Access-Control-Allow-Origin of every answer. None by default (issue 39): a web page open on
+   * the device that finds the port must not read a paid channel's decrypted segments; native
+   * players need no CORS. A browser player in a page (hls.js) is an explicit opt-in.
+   */
+  allowOrigin: null as string | null
 }
 
 /**

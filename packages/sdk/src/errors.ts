@@ -7,7 +7,7 @@ export const SDK_ERROR_CODES = {
   SDK_INVALID_OPTIONS: 'createPlayer options failed validation; the message names every bad option.',
   SDK_INVALID_ARGUMENT: 'A method was called with an invalid argument (bad hex, unknown report category, ...).',
   SDK_NO_PANEL_KEY: 'connect() was called without a panel key, and none was given to createPlayer.',
-  SDK_NOT_CONNECTED: "'not connected to panel': the panel link is still dialing (retry) or connect() was not called.",
+  SDK_NOT_CONNECTED: "'not connected to panel': the panel link is still dialing (retry) or connect() was not called; from loginWithRetry and the engine's login, after 30 s of retries: a wrong panel key or an unreachable panel.",
   SDK_NOT_LOGGED_IN: 'The method needs a successful login() first.',
   SDK_WRONG_PASSWORD: 'The username or password is wrong (checked client-side: the account\'s sealed key does not open with it).',
   SDK_LOGIN_LOCKED: 'The panel throttles this account or device; retry after `retryAfter` seconds.',

@@ -65,7 +65,9 @@ export interface PlayerInit {
   /**
    * Local HLS server (Arus): holdMs (8000) bounds how long a request for media not yet replicated
    * is held; stallMs (10000) aborts a body read that receives nothing; readAheadSegments (3);
-   * allowOrigin ('*') is sent as Access-Control-Allow-Origin for browser players (null: none).
+   * allowOrigin (null: none) is sent as Access-Control-Allow-Origin: the explicit opt-in for a
+   * browser player in a page of another origin (hls.js); without it no web page on the device
+   * can read the stream.
    */
   server?: { holdMs?: number; stallMs?: number; readAheadSegments?: number; allowOrigin?: string | null }
   /**
@@ -222,15 +224,24 @@ export interface PlayerDiagnostics {
   lastLogin: null | { totalMs: number; phases: Phase[] }
 }
 
+/** login() options. */
+export interface LoginOptions {
+  /** How long to wait for the panel link before 'not connected to panel'. Default 10000 ms. */
+  linkWaitMs?: number
+  /** Ends the wait for the panel link ('not connected to panel'); a login past it runs on. */
+  signal?: AbortSignal
+}
+
 /** The viewer engine (spec 3 "Engine methods"). */
 export interface Player {
   /** Joins the panel topic and replicates the catalog; emits 'ready'. */
   connect(panelPubKey?: string): Promise<void>
   /**
    * OPRF login; returns the display list. Called while the panel link still dials, it waits for
-   * the link up to 10 s, then throws 'not connected to panel' (see {@link loginWithRetry}).
+   * the link up to `opts.linkWaitMs` (10 s), then throws 'not connected to panel' (see
+   * {@link loginWithRetry}).
    */
-  login(username: string, password: string): Promise<DisplayItem[]>
+  login(username: string, password: string, opts?: LoginOptions): Promise<DisplayItem[]>
   /** The last display list (also redelivered via 'streams'). */
   listStreams(): DisplayItem[]
   /**

@@ -103,13 +103,20 @@ export class Network {
   /** The RPC client of the current panel connection, or null while the link is dialing. */
   rpc (): RpcClient | null { return this.panelRpc }
 
-  /** Resolves true once the panel link is up, false after `timeoutMs`. */
-  waitForPanel (timeoutMs: number): Promise<boolean> {
+  /** Resolves true once the panel link is up, false after `timeoutMs` or when `signal` aborts. */
+  waitForPanel (timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
     if (this.panelRpc !== null) return Promise.resolve(true)
+    if (signal?.aborted === true) return Promise.resolve(false)
     return new Promise((resolve) => {
-      const done = (): void => { clearTimeout(timer); this.panelWaiters.delete(done); resolve(this.panelRpc !== null) }
+      const done = (): void => {
+        clearTimeout(timer)
+        this.panelWaiters.delete(done)
+        signal?.removeEventListener('abort', done)
+        resolve(this.panelRpc !== null)
+      }
       const timer = setTimeout(done, timeoutMs)
       this.panelWaiters.add(done)
+      signal?.addEventListener('abort', done, { once: true })
     })
   }
 

@@ -9,7 +9,7 @@ import { buildDisplayList, presentation, sameList, visibleRails } from './displa
 import { SafeEmitter } from './emitter.js'
 import { SdkError } from './errors.js'
 import type {
-  ActiveSource, DisplayItem, Player, PlayerComponents, PlayerDiagnostics, PlayerEvents, PlayerInit, ReportInput, VodProvider, CategoryRail,
+  ActiveSource, DisplayItem, LoginOptions, Player, PlayerComponents, PlayerDiagnostics, PlayerEvents, PlayerInit, ReportInput, VodProvider, CategoryRail,
   ReportResult, ResolveResult, SessionInfo, UploadPolicy, UploadPolicyResult, ZapPrefetchInit
 } from './index.js'
 import type { FeedSession } from './feed-session.js'
@@ -124,15 +124,17 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
     this.emit('ready')
   }
 
-  async login (username: string, password: string): Promise<DisplayItem[]> {
+  async login (username: string, password: string, opts: LoginOptions = {}): Promise<DisplayItem[]> {
     this.alive()
     if (typeof username !== 'string' || username === '' || typeof password !== 'string') throw SdkError.invalidArgument('credentials', 'username and password must be non-empty strings')
+    const linkWaitMs = opts.linkWaitMs ?? LOGIN_PANEL_WAIT_MS
+    if (typeof linkWaitMs !== 'number' || !(linkWaitMs >= 0) || !Number.isFinite(linkWaitMs)) throw SdkError.invalidArgument('linkWaitMs', 'must be a finite number of ms, 0 or more')
     const net = this.net
     const catalog = this.catalog
     if (net === null || catalog === null) throw SdkError.notConnected()
     const trace = new PhaseTrace()
     // A login right after connect() waits for the panel link (bounded) instead of failing at once.
-    const link = trace.time('panel link', async () => ((await net.waitForPanel(LOGIN_PANEL_WAIT_MS)) && !this.stopped ? net.rpc() : null))
+    const link = trace.time('panel link', async () => ((await net.waitForPanel(linkWaitMs, opts.signal)) && !this.stopped ? net.rpc() : null))
     const { state, enrolled } = await runLogin(link, catalog, { username, password, device: trace.time('device key', () => this.deviceKey()), label: this.config.deviceLabel }, trace)
     // Until this login emits its list, catalog pushes only update the replica (one 'streams' per login).
     this.loginPending = true

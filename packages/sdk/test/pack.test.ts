@@ -36,7 +36,7 @@ it('packs, installs with npm in an empty project, imports with types and plays',
   const out = tmpDir(t, 'arus-pack-')
   let packed
   try {
-    packed = await run(pnpm(), ['--filter', '@arus/sdk', 'pack', '--pack-destination', out], root, 180_000)
+    packed = await run(pnpm(), ['--filter', '@arus/sdk', 'pack', '--pack-destination', out], root, 60_000)
   } finally {
     await run(process.execPath, [join(pkgDir, 'scripts', 'pack.mjs'), 'restore'], pkgDir, 30_000)
   }

@@ -44,6 +44,13 @@ export function swarmSettings (c: SwarmEnv): { bootstrap: string; maxPeers: numb
   }
 }
 
+/**
+ * Each daemon's default loopback API port (spec 1 "What the service does" 4, spec 2's table):
+ * one source for the daemons' own defaults, the reseller's default panel URL and the tool
+ * server's tunnels, so they cannot drift apart.
+ */
+export const DAEMON_PORTS = Object.freeze({ panel: 3210, broadcaster: 3310, library: 3320, reseller: 3330 } as const)
+
 /** Login throttle and Argon2id cost of new verifiers (spec 1 "Authentication" 1-2). */
 export const adminAuthEnv = {
   LOCKOUT_THRESHOLD: env.int({ min: 1, max: 10_000, default: 10 }).describe('Login attempts allowed per LOCKOUT_SECONDS, per username and per client address (admin logins; on the panel also viewer logins, per peer).'),

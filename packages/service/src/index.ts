@@ -64,7 +64,7 @@ export type { CliIO } from './cli-io.js'
 
 export { createDaemonProgram, cliLogger } from './program.js'
 export type { DaemonCli, DaemonProgramInit, RunningDaemon } from './program.js'
-export { swarmEnv, socketBufferEnv, configSnapshotEnv, swarmSettings, adminAuthEnv, controlEnv, controlSettings } from './env-sections.js'
+export { DAEMON_PORTS, swarmEnv, socketBufferEnv, configSnapshotEnv, swarmSettings, adminAuthEnv, controlEnv, controlSettings } from './env-sections.js'
 export type { SwarmEnv, ControlSettings, ControlEnvSection } from './env-sections.js'
 export { createActivity, withActor, ACTIVITY_RING_SIZE, ACTIVITY_BASE_FIELDS } from './admin/activity.js'
 export type { Activity, ActivityEntry, ActivityFields, ActivityInit, ActivityValue } from './admin/activity.js'

@@ -20,8 +20,11 @@ export interface ResellerPanelRef {
 export interface ResellerInit {
   /** The panel: a panel admin `reseller` is added with `arus-panel add-admin`. Omit for a reseller without a panel. */
   panel?: ResellerPanelRef
-  /** PANEL_ADMIN_URL when it is not the panel's current adminUrl (a fixed port the panel keeps across restarts). */
-  panelUrl?: string
+  /**
+   * PANEL_ADMIN_URL when it is not the panel's current adminUrl (a fixed port the panel keeps
+   * across restarts); `null` leaves it unset, so the reseller uses its default.
+   */
+  panelUrl?: string | null
   /** The root admin, seeded with `arus-reseller create-admin`. */
   root?: HttpLogin
   env?: Record<string, string>
@@ -67,10 +70,10 @@ export async function startReseller (t: TestContextLike | undefined, init: Resel
     init.signal?.throwIfAborted()
     const panelPass = secret()
     if (init.panel) await init.panel.cli(['add-admin', 'reseller'], `${panelPass}\n`)
-    const panelUrl = init.panelUrl ?? init.panel?.adminUrl ?? 'http://127.0.0.1:9'
+    const panelUrl = init.panelUrl === undefined ? init.panel?.adminUrl ?? 'http://127.0.0.1:9' : init.panelUrl
     env = {
       DATA_DIR: dataDir,
-      PANEL_ADMIN_URL: panelUrl,
+      ...(panelUrl !== null ? { PANEL_ADMIN_URL: panelUrl } : {}),
       PANEL_ADMIN_USER: 'reseller',
       ...(init.panel ? { PANEL_ADMIN_PASS: panelPass } : {}),
       LOG_FORMAT: 'json',

@@ -32,6 +32,11 @@ export interface PanelHealth {
 export interface PanelClient {
   call<T = unknown>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T>
   health(): PanelHealth
+  /**
+   * Asks the panel's unauthenticated GET /healthz and records the answer in {@link health}, so
+   * an unreachable panel shows on the reseller's own /healthz before any operation fails.
+   */
+  probe(): Promise<PanelHealth>
   close(): Promise<void>
 }
 
@@ -140,6 +145,16 @@ export function createPanelClient (init: PanelClientInit): PanelClient {
       throw new ResellerError('RESELLER_PANEL_FAILED', 'PANEL: the panel refused the reseller\'s session twice', 502)
     },
     health: () => ({ ...health }),
+    async probe () {
+      try {
+        const a = await send('GET', '/healthz', undefined, null)
+        if (a.status !== 200 || (a.json as { up?: unknown } | null)?.up !== true) {
+          health.reachable = false
+          health.lastError = `GET /healthz answered HTTP ${a.status}${a.status === 404 ? ' (is ADMIN_ENABLED=1 on the panel, and PANEL_ADMIN_URL its admin API?)' : ''}`
+        }
+      } catch { /* recorded by send */ }
+      return { ...health }
+    },
     async close () { await agent.close().catch(() => {}) }
   }
 }

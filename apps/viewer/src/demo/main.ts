@@ -34,7 +34,7 @@ async function main (): Promise<number> {
       'Arus demo is up — everything runs on 127.0.0.1.',
       '',
       `  Watch:        ${stack.url}`,
-      '                open it in VLC, `ffplay <url>`, mpv, or a browser page with hls.js',
+      '                open it in VLC, `ffplay <url>` or mpv (no web page may read it: arus-viewer --allow-origin opts in)',
       `  Viewer login: user "${viewer.name}", password "${viewer.password}"   (panel key ${stack.panelKey})`,
       `  Panel admin:  ${stack.adminUrl}   user "${admin.name}", password "${admin.password}"`,
       `  Broadcaster:  ${stack.controlUrl}   user "${broadcaster.name}", password "${broadcaster.password}"`,

@@ -101,6 +101,7 @@ export function createEngine (init: EngineInit): Engine {
 
   async function login (p: Player, c: Extract<EngineCommand, { cmd: 'login' }>): Promise<void> {
     try {
+      // Bounded by time too (30 s): a wrong panel key reaches the host as a login-error in about 30 s.
       await loginWithRetry(p, c.username, c.password, { signal: stopAsked.signal })
       send({ type: 'status', state: 'logged-in', streamId: null })
     } catch (err) {

@@ -39,8 +39,17 @@ const ASSET_TYPES: Record<string, string> = {
   png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif', svg: 'image/svg+xml'
 }
 
+/**
+ * Host names this loopback server answers to. Anything else is a page whose own host name was
+ * made to resolve to 127.0.0.1 (DNS rebinding): the browser would count it as same-origin and
+ * let it read decrypted media without any CORS header, so it is refused.
+ */
+const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$/i
+
 export async function handleRequest (ctx: ServerContext, req: HttpRequestLike, res: HttpResponseLike): Promise<void> {
   const base: Record<string, string> = { 'cache-control': 'no-cache' }
+  const host = req.headers.host
+  if (host !== undefined && (typeof host !== 'string' || !LOOPBACK_HOST.test(host))) return end(res, 421, { ...base, 'content-length': 0 })
   if (ctx.allowOrigin !== null) base['access-control-allow-origin'] = ctx.allowOrigin
   const method = req.method ?? 'GET'
   if (method === 'OPTIONS' && ctx.allowOrigin !== null) {
