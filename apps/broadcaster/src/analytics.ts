@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { readJsonFile, writeJsonAtomic } from '@arus/service'
+import { keyedRecord, readJsonFile, writeJsonAtomic } from '@arus/service'
 
 /**
  * Broadcaster analytics (spec 2 "Broadcaster analytics"): a sample every 5 minutes of each
@@ -58,7 +58,8 @@ export interface Analytics {
 export async function openAnalytics (init: AnalyticsInit): Promise<Analytics> {
   const now = init.now ?? Date.now
   const file = init.path && init.enabled ? await readJsonFile(init.path, AnalyticsFile, { missing: 'null' }).catch(() => null) : null
-  let days: AnalyticsDay[] = file?.days ?? []
+  // Channel ids key the hours' maps: without a prototype, a channel named `constructor` counts like any other.
+  let days: AnalyticsDay[] = (file?.days ?? []).map((d) => ({ ...d, hours: keyedRecord(Object.entries(d.hours).map(([h, x]) => [h, { ...x, channels: keyedRecord(x.channels) }] as const)) }))
   let current: CurrentSample | null = null
   const respawns = new Map<string, number>()
   const lastTotals = new Map<string, number>()
@@ -71,21 +72,21 @@ export async function openAnalytics (init: AnalyticsInit): Promise<Analytics> {
     const date = d.toISOString().slice(0, 10)
     let day = days.find((x) => x.date === date)
     if (!day) {
-      day = { date, hours: {} }
+      day = { date, hours: keyedRecord() }
       days.push(day)
       days.sort((a, b) => (a.date < b.date ? -1 : 1))
       const cutoff = new Date(t - (init.retentionDays - 1) * 86_400_000).toISOString().slice(0, 10)
       days = days.filter((x) => x.date >= cutoff)
     }
     const h = String(d.getUTCHours())
-    return (day.hours[h] ??= { channels: {}, incidents: 0 })
+    return (day.hours[h] ??= { channels: keyedRecord(), incidents: 0 })
   }
 
   async function sample (): Promise<void> {
     if (!init.enabled || read === null) return
     const t = now()
     const hour = hourOf(t)
-    const channels: CurrentSample['channels'] = {}
+    const channels: CurrentSample['channels'] = keyedRecord()
     for (const c of read()) {
       channels[c.id] = { peers: c.peers, egressBytesTotal: c.egressBytesTotal }
       const previous = lastTotals.get(c.id) ?? 0

@@ -3,6 +3,7 @@ import {
   newSalt, oprf, sealGrant, sealSecret, toHex, fromHex
 } from '@arus/crypto'
 import type { UserRecord } from '@arus/catalog'
+import { ownValue } from '@arus/service'
 import type { PanelContext } from './context.js'
 import { PanelError } from './errors.js'
 
@@ -39,7 +40,7 @@ export function sealGrants (keys: Record<string, string>, pubHex: string, stream
   const pub = fromHex(pubHex, 32)
   const wrapped: Record<string, string> = {}
   for (const id of [...new Set(streamIds)].sort()) {
-    const key = keys[id]
+    const key = ownValue(keys, id)
     if (key) wrapped[id] = sealGrant(fromHex(key, 32), pub)
   }
   return wrapped

@@ -13,7 +13,7 @@ export const PANEL_ERROR_CODES = {
   PANEL_ESCROW_UNREADABLE: { status: 400, meaning: 'the escrow file is not JSON' },
   PANEL_ESCROW_WRONG_PASSWORD: { status: 403, meaning: 'POST /api/identity/escrow: the password is not the calling admin\'s (the attempt counts)' },
   PANEL_ESCROW_THROTTLED: { status: 429, meaning: 'POST /api/identity/escrow: 3 attempts in the last hour, panel-wide; the body carries retryAfter (seconds, also a Retry-After header)' },
-  PANEL_SOURCE_SYNC: { status: 502, meaning: 'a remote source could not be synced (pull failed, oversize, too many entries, unreadable feed); the last good state stays and the source shows the error' },
+  PANEL_SOURCE_SYNC: { status: 502, meaning: 'a remote source could not be synced (pull failed, oversize, too many entries, unreadable feed, or any other failure during the sync); the last good state stays, the source shows the error as lastError and is retried with backoff' },
   PANEL_RESTORE_TARGET: { status: 400, meaning: 'the --restore-to directory must be empty or absent' }
 } as const satisfies ErrorTable
 

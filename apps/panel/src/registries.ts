@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { readJsonFile, withFileLock, writeJsonAtomic } from '@arus/service'
+import { keyedRecord, ownValue, readJsonFile, withFileLock, writeJsonAtomic } from '@arus/service'
 import type { PanelPaths } from './paths.js'
 
 /**
@@ -51,8 +51,12 @@ export type SourceEntry = z.infer<typeof SourceEntry>
 /** What the last sync of a source left: the ETag to send, the report or the error. */
 export const SourceState = z.object({
   etag: z.string().nullable(),
+  /** Hash of the source fields the ETag was fetched under; the ETag is only sent while they match (absent: never). */
+  etagInputs: z.string().optional(),
   lastSync: z.object({ at: z.number(), report: z.record(z.string(), z.unknown()) }).nullable(),
-  lastError: z.object({ at: z.number(), message: z.string() }).nullable()
+  lastError: z.object({ at: z.number(), message: z.string() }).nullable(),
+  /** Failed syncs since the last good one: the scheduler's backoff (absent: 0, or 1 with a lastError). */
+  failures: z.int().min(0).optional()
 })
 export type SourceState = z.infer<typeof SourceState>
 
@@ -63,7 +67,11 @@ const SourceStateFile = z.object({ v: z.literal(1), sources: z.record(z.string()
 const EntitlementsFile = z.object({ v: z.literal(1), users: z.record(z.string(), Entitlement) })
 const PublishersFile = z.object({ v: z.literal(1), publishers: z.record(z.string(), PublisherEntry) })
 
-/** A map persisted as one private JSON file; `update` is read-modify-write under a lock. */
+/**
+ * A map persisted as one private JSON file; `update` is read-modify-write under a lock. Its
+ * keys come from input (names, stream ids, usernames): the maps have no prototype, so a
+ * `constructor` or `__proto__` finds nothing and stores plain data.
+ */
 export interface Registry<T> {
   all(): Promise<Record<string, T>>
   get(name: string): Promise<T | null>
@@ -73,13 +81,13 @@ export interface Registry<T> {
 function createRegistry<T, F extends { v: 1 }> (path: string, schema: z.ZodType<F>, field: keyof F & string): Registry<T> {
   const read = async (): Promise<Record<string, T>> => {
     const file = await readJsonFile(path, schema, { missing: 'null' })
-    return file ? { ...(file[field] as Record<string, T>) } : {}
+    return keyedRecord(file ? file[field] as Record<string, T> : {})
   }
   return {
     all: read,
     async get (name) {
       const map = await read()
-      return Object.hasOwn(map, name) ? map[name] ?? null : null
+      return ownValue(map, name) ?? null
     },
     update (fn) {
       return withFileLock(path, async () => {

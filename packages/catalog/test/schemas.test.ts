@@ -66,7 +66,9 @@ describe('ids', () => {
   it('StreamId allows letters, digits, _ . - up to 64', () => {
     expect(StreamId.safeParse('a.B_c-9').success).toBe(true)
     expect(StreamId.safeParse('x'.repeat(64)).success).toBe(true)
-    for (const bad of ['', 'x'.repeat(65), 'a/b', 'a b', 'ä', 'a:b']) expect(StreamId.safeParse(bad).success).toBe(false)
+    for (const bad of ['', 'x'.repeat(65), 'a/b', 'a b', 'ä', 'a:b', '__proto__']) expect(StreamId.safeParse(bad).success).toBe(false)
+    // Only the exact key no JSON map can hold is refused (issue 39 item 9).
+    for (const ok of ['constructor', '__proto__x', 'x__proto__', 'toString']) expect(StreamId.safeParse(ok).success).toBe(true)
   })
 
   it('sourceStreamId builds <prefix><feedId> and enforces rule 7', () => {
@@ -79,7 +81,7 @@ describe('ids', () => {
 
   it('Username is case-sensitive letters, digits, _ . - @', () => {
     expect(Username.safeParse('Ana.Maria_1-x@home').success).toBe(true)
-    for (const bad of ['', 'x'.repeat(65), 'a b', 'a/b', 'ñ']) expect(Username.safeParse(bad).success).toBe(false)
+    for (const bad of ['', 'x'.repeat(65), 'a b', 'a/b', 'ñ', '__proto__']) expect(Username.safeParse(bad).success).toBe(false)
   })
 
   it('slugify gives stable slugs for any label', () => {

@@ -1,3 +1,4 @@
+import { keyedRecord } from '@arus/service'
 import type { Alert, IngestCounters, Report, ReportsSummary } from './schemas.js'
 
 const HOUR = 3_600_000
@@ -12,8 +13,9 @@ export function summarize (reports: Iterable<Report>, alerts: Alert[], counters:
     total: 0, new: 0, ack: 0, resolved: 0, occurrences: 0,
     openAlerts: alerts.filter((a) => a.status === 'open').length,
     ...counters,
-    byChannel: {},
-    byCategory: {},
+    // Keyed by what viewers report: without a prototype, a channel named `constructor` is counted, not added to a function.
+    byChannel: keyedRecord(),
+    byCategory: keyedRecord(),
     byHour
   }
   for (const r of reports) {

@@ -97,6 +97,15 @@ describe('ingest layers', () => {
     await expect(reports.ackReport('r-missing')).rejects.toMatchObject({ code: 'REPORTS_NOT_FOUND' })
   })
 
+  it('counts channels named like Object.prototype keys in the summary as any other (issue 39 item 9)', async (t) => {
+    const { reports } = await reportsFor(t)
+    const channels = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'news']
+    for (const [i, channel] of channels.entries()) expect(await reports.ingest(input(channel), who(i))).toEqual({ ok: true })
+    const s = await reports.summary()
+    expect(Object.entries(s.byChannel).sort()).toEqual(channels.map((c) => [c, 1]).sort())
+    expect(Object.entries(s.byCategory)).toEqual([['buffering', 5]])
+  })
+
   it('keeps no username or device id on disk, and reloads after a restart', async (t) => {
     const dir = tmpDir(t)
     const first = await reportsFor(t, { alertCount: 2 }, { dir })

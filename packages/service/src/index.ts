@@ -30,6 +30,7 @@ export {
 } from './files.js'
 export type { WriteFileInit, ReadJsonInit } from './files.js'
 export { withFileLock } from './file-lock.js'
+export { keyedRecord, ownValue } from './keyed.js'
 
 export { onShutdown } from './lifecycle.js'
 export { applyDaemonV8Flags, DAEMON_V8_FLAGS } from './jit.js'

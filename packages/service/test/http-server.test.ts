@@ -29,6 +29,16 @@ describe('control server: health, metrics, envelope', () => {
     }
   })
 
+  it("answers the router's refusals (an over-long path parameter, a malformed percent-encoding) in the envelope, without echoing the path", async (t) => {
+    const s = await testServer(t)
+    route(s.app, { method: 'GET', url: '/x/:id', auth: false, summary: 'x' }, async () => undefined)
+    for (const url of [`/x/${'y'.repeat(5000)}`, '/x/%E0%A4%A']) {
+      const r = await s.app.inject({ method: 'GET', url })
+      expect(r.statusCode).toBe(400)
+      expect(r.json()).toEqual({ error: { code: 'SERVICE_VALIDATION_FAILED', message: expect.stringMatching(/^request refused \(FST_ERR_(MAX_PARAM_LENGTH|BAD_URL)\)$/) } })
+    }
+  })
+
   it('sets security headers on every answer', async (t) => {
     const s = await testServer(t)
     const r = await s.app.inject({ method: 'GET', url: '/healthz' })
@@ -161,6 +171,16 @@ describe('auth gate', () => {
     expect(await code(bearer(fresh))).toEqual([200, undefined])
     s.admins.remove('root')
     expect(await code(bearer(fresh))).toEqual(unauthorized)
+  })
+
+  it('has every route Fastify serves in its route table, so the OpenAPI document and route fuzzing see them all', async (t) => {
+    const s = await testServer(t)
+    route(s.app, { method: 'PATCH', url: '/api/things/:id', auth: true, summary: 'x', params: z.object({ id: z.string() }) }, async () => undefined)
+    await s.app.ready()
+    // printRoutes lines look like `├── /api/things/:id (PATCH)`; HEAD is Fastify's own twin of each GET.
+    const served = [...s.app.printRoutes({ commonPrefix: false }).matchAll(/(\/\S*) \(([A-Z, ]+)\)/g)]
+      .flatMap(([, url, methods]) => methods!.split(', ').filter((m) => m !== 'HEAD').map((m) => `${m} ${url}`))
+    expect(served.sort()).toEqual(routeTable(s.app).map((r) => `${r.method} ${r.url}`).sort())
   })
 
   it('serves the OpenAPI document to admins only, covering every route of the table', async (t) => {

@@ -4,7 +4,8 @@
  * testnet on 127.0.0.1, temp dirs and stores, a log sink, child-process control, bounded
  * waits, /proc reads of child priorities, and the real daemons as processes: `startPanel`, `startBroadcaster` and
  * `createStack` (testnet + panel + broadcasters), the one-shot bins (`runBin`), a small
- * client of their HTTP APIs and an ffmpeg decode check.
+ * client of their HTTP APIs, an ffmpeg decode check and `fuzzRoutes` (every route of a
+ * running daemon with hostile path parameters and bodies, and a state fingerprint).
  *
  * Teardown pattern: pass the vitest test context as the first argument
  * (`it('x', async (t) => { const net = await createTestnet(t) })`) and the helper registers
@@ -43,6 +44,10 @@ export type { ResellerHandle, ResellerInit, ResellerPanelRef } from './reseller.
 export { createStack } from './stack.js'
 export type { Stack, StackBroadcasterInit, StackInit } from './stack.js'
 export { decodeWithFfmpeg } from './ffmpeg.js'
+export { ADMIN_ROUTES, fileFingerprint, fuzzRoutes, KIT_ROUTES, listRoutes, stateFingerprint, VOLATILE_KEYS } from './route-fuzz.js'
+export type { FingerprintInit, FuzzFailure, FuzzReport, FuzzRoute, FuzzRoutesInit } from './route-fuzz.js'
+export { HOSTILE_BODIES, HOSTILE_SEGMENTS, plausibleValue } from './fuzz-inputs.js'
+export type { HostileBody, JsonSchema } from './fuzz-inputs.js'
 
 export { childPriorities, type ProcessPriority } from './procfs.js'
 export type { DecodeInit, DecodeResult } from './ffmpeg.js'

@@ -7,7 +7,7 @@ import { z } from 'zod'
  */
 
 /** Channel ids are stream ids: the register payload's rule (spec 1, "Catalog record" rule 7). */
-export const CHANNEL_ID = /^[A-Za-z0-9_.-]{1,64}$/
+export const CHANNEL_ID = /^(?!__proto__$)[A-Za-z0-9_.-]{1,64}$/
 export const ChannelId = z.string().regex(CHANNEL_ID, 'expected 1-64 of A-Z a-z 0-9 _ . -')
 
 /** URL schemes a pull input may use (what ffmpeg reads as a live source). */

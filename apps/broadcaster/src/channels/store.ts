@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { readJsonFile, withFileLock, writeJsonAtomic } from '@arus/service'
+import { keyedRecord, ownValue, readJsonFile, withFileLock, writeJsonAtomic } from '@arus/service'
 import { Channel } from './model.js'
 
 /**
@@ -38,7 +38,7 @@ export type FeedIdentity = z.infer<typeof FeedIdentity>
 const ChannelsFile = z.object({ v: z.literal(CHANNELS_FILE_VERSION), channels: z.record(z.string(), Channel) })
 const FeedKeysFile = z.object({ v: z.literal(FEED_KEYS_FILE_VERSION), channels: z.record(z.string(), FeedIdentity) })
 
-/** A map persisted as one JSON file; every mutation is serialized and written at once. */
+/** A map persisted as one JSON file; every mutation is serialized and written at once. Keyed by channel ids from input: no prototype. */
 export interface JsonMap<T> {
   get(id: string): T | undefined
   all(): Record<string, T>
@@ -48,11 +48,11 @@ export interface JsonMap<T> {
 
 async function openMap<T> (path: string, schema: z.ZodType<{ v: number; channels: Record<string, T> }>, version: number): Promise<JsonMap<T>> {
   const file = await readJsonFile(path, schema, { missing: 'null' })
-  const map: Record<string, T> = { ...(file?.channels ?? {}) }
+  const map = keyedRecord<T>(file?.channels)
   const persist = () => withFileLock(path, () => writeJsonAtomic(path, { v: version, channels: map }, { mode: 0o600 }))
   return {
-    get: (id) => (Object.hasOwn(map, id) ? map[id] : undefined),
-    all: () => ({ ...map }),
+    get: (id) => ownValue(map, id),
+    all: () => keyedRecord(map),
     async set (id, value) { map[id] = value; await persist() },
     async delete (id) { delete map[id]; await persist() }
   }

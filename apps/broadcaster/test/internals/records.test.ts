@@ -1,4 +1,6 @@
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { tmpDir } from '@arus/testkit'
 import { openAnalytics } from '../../src/analytics.js'
 import { openIncidentLog } from '../../src/incidents.js'
 import { createLogRing, LOG_RING_LINES } from '../../src/pipeline/log-ring.js'
@@ -93,6 +95,21 @@ describe('analytics', () => {
     await a.sample()
     expect(a.view().days.map((d) => d.date)).toEqual(['2026-11-24'])
     await a.close()
+  })
+
+  it('counts channels named like Object.prototype keys as any other, also after a reload (issue 39 item 9)', async (t) => {
+    const path = join(tmpDir(t, 'bc-analytics-'), 'analytics.json')
+    const ids = ['constructor', 'toString', '__proto__', 'ch']
+    const at = Date.UTC(2026, 10, 21, 13, 5)
+    const hour = async () => {
+      const a = await openAnalytics({ enabled: true, retentionDays: 2, sampleMs: 3_600_000, path, now: () => at })
+      a.start(() => ids.map((id) => ({ id, peers: 1, egressBytesTotal: 10 })))
+      await a.sample()
+      await a.close()
+      return a.view().days[0]!.hours['13']!.channels
+    }
+    expect(Object.entries(await hour()).map(([id, c]) => [id, c.peers.samples])).toEqual(ids.map((id) => [id, 1]))
+    expect(Object.entries(await hour()).map(([id, c]) => [id, c.peers.samples]).sort()).toEqual(ids.filter((id) => id !== '__proto__').map((id) => [id, 2]).concat([['__proto__', 1]]).sort())
   })
 })
 

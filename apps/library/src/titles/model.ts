@@ -5,7 +5,7 @@ import { z } from 'zod'
 // the catalog record once; afterwards it is panel-owned.
 
 /** Title ids are stream ids: letters, digits, _ . -, 1-64 (spec 1 "Catalog record"). */
-export const TitleId = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - (1-64)')
+export const TitleId = z.string().regex(/^(?!__proto__$)[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - (1-64; not __proto__)')
 
 /**
  * An input: an absolute path on the library box or an http(s) URL. Other ffmpeg protocols are

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
-import { readJsonFile, withFileLock, writeJsonAtomic } from '@arus/service'
+import { keyedRecord, ownValue, readJsonFile, withFileLock, writeJsonAtomic } from '@arus/service'
 import type { LibraryPaths } from '../paths.js'
 import { TitlesFile, type RetiredFeed, type TitleRecord } from './model.js'
 
@@ -10,7 +10,8 @@ const KeysFile = z.object({ v: z.literal(1), keys: z.record(z.string(), z.string
  * The library's state on disk: titles.json (definitions, states, feed generations, retired
  * generations awaiting purge, deletions awaiting their 'unavailable' register) and
  * private/title-keys.json (one content key per title, 0600). Held in memory, every change
- * written atomically before it is acknowledged.
+ * written atomically before it is acknowledged. Title ids come from input: the maps have no
+ * prototype, so an id like `__proto__` or `constructor` finds nothing and stores plain data.
  */
 export interface TitleStore {
   get(id: string): TitleRecord | undefined
@@ -28,12 +29,13 @@ export interface TitleStore {
 }
 
 export async function openTitleStore (paths: LibraryPaths): Promise<TitleStore> {
-  const file: TitlesFile = (await readJsonFile(paths.titles, TitlesFile, { missing: 'null' })) ?? { v: 1, titles: {}, retired: [], unregister: [], used: {} }
-  const keys = (await readJsonFile(paths.keys, KeysFile, { missing: 'null' }))?.keys ?? {}
+  const read = (await readJsonFile(paths.titles, TitlesFile, { missing: 'null' })) ?? { v: 1, titles: {}, retired: [], unregister: [], used: {} }
+  const file: TitlesFile = { ...read, titles: keyedRecord(read.titles), used: keyedRecord(read.used) }
+  const keys = keyedRecord((await readJsonFile(paths.keys, KeysFile, { missing: 'null' }))?.keys)
   const saveTitles = () => withFileLock(paths.titles, () => writeJsonAtomic(paths.titles, file, { mode: 0o600 }))
   const saveKeys = () => withFileLock(paths.keys, () => writeJsonAtomic(paths.keys, { v: 1, keys }, { mode: 0o600 }))
   return {
-    get: (id) => file.titles[id],
+    get: (id) => ownValue(file.titles, id),
     list: () => Object.values(file.titles).sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id)),
     async put (record) {
       const floor = file.titles[record.id] === undefined ? file.used[record.id] ?? 0 : 0
@@ -61,7 +63,7 @@ export async function openTitleStore (paths: LibraryPaths): Promise<TitleStore> 
       return Buffer.from(hex, 'hex')
     },
     async dropKey (id) {
-      if (!(id in keys)) return
+      if (ownValue(keys, id) === undefined) return
       delete keys[id]
       await saveKeys()
     }

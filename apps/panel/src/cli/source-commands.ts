@@ -1,8 +1,9 @@
 import type { Command } from 'commander'
 import { parseInput, type DaemonCli } from '@arus/service'
 import { PanelError } from '../errors.js'
+import { syncSource } from '../ops/source-sync.js'
 import {
-  AddSourceBody, getSource, listSources, PatchSourceBody, removeSource, setSource, syncSource, writeNewSource, writeSourcePatch
+  AddSourceBody, getSource, listSources, PatchSourceBody, removeSource, setSource, writeNewSource, writeSourcePatch
 } from '../ops/sources.js'
 import { storeOrRegistry, withRegistries, withStore } from './context.js'
 
@@ -82,6 +83,6 @@ export function sourceCommands (program: Command, cli: DaemonCli): void {
   program.command('sync-source <name>').description('pull, diff and grant now (needs the store: stop the panel, or use the API)')
     .action(async (name: string) => {
       const report = await withStore(io, (ctx) => syncSource(ctx, name))
-      out(report, `added ${report.added.length}, updated ${report.updated.length}, removed ${report.removed.length}, skipped ${report.skipped.length}, conflicts ${report.conflicts.length}${report.notModified ? ' (not modified)' : ''}`)
+      out(report, `added ${report.added.length}, updated ${report.updated.length}, removed ${report.removed.length}, skipped ${report.skipped.length}, logos dropped ${report.dropped.length}, conflicts ${report.conflicts.length}${report.notModified ? ' (not modified)' : ''}`)
     })
 }

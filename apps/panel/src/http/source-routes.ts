@@ -1,9 +1,10 @@
 import { z } from 'zod'
 import type { FastifyInstance } from '@arus/service'
 import type { PanelContext } from '../context.js'
+import { syncSource } from '../ops/source-sync.js'
 import {
   AddSourceBody, getSource, listSources, PatchSourceBody, removeSource, setSource, SourceChannels, sourceChannels, SourceList, SourceView,
-  syncSource, SyncReport, writeNewSource
+  SyncReport, writeNewSource
 } from '../ops/sources.js'
 import { panelRoute } from './panel-route.js'
 import { NameParams } from './schemas.js'
@@ -20,11 +21,12 @@ export function sourceRoutes (app: FastifyInstance, ctx: PanelContext, onChange:
   panelRoute(app, { method: 'POST', url: '/api/sources', tag, summary: 'Add a source and sync it at once (a JSON feed or an M3U playlist over https)', body: AddSourceBody, response: AddReply, status: 201 },
     async ({ body }) => {
       await writeNewSource(ctx, body)
-      onChange()
       const sync = await syncSource(ctx, body.name).catch(() => null)
+      // The scheduler learns of it after this first sync, so the two never pull at once.
+      onChange()
       return { ...(await getSource(ctx, body.name)), sync }
     })
-  panelRoute(app, { method: 'PATCH', url: '/api/sources/:name', tag, summary: 'Edit any source field incl. exclude:[{id,title}] (excluded channels go at once); a new url or exclude resets the ETag', params: NameParams, body: PatchSourceBody, response: SourceView },
+  panelRoute(app, { method: 'PATCH', url: '/api/sources/:name', tag, summary: 'Edit any source field incl. exclude:[{id,title}] (excluded channels go at once); a new url, prefix, category or exclude re-reads the full feed at the next sync', params: NameParams, body: PatchSourceBody, response: SourceView },
     async ({ params, body }) => { const v = await setSource(ctx, params.name, body); onChange(); return v })
   panelRoute(app, { method: 'GET', url: '/api/sources/:name/channels', tag, summary: 'Entries {feedId, id, title, order, excluded}', params: NameParams, response: SourceChannels },
     async ({ params }) => ({ channels: await sourceChannels(ctx, params.name) }))
@@ -34,6 +36,6 @@ export function sourceRoutes (app: FastifyInstance, ctx: PanelContext, onChange:
       onChange()
       return { deleted: params.name, ...r }
     })
-  panelRoute(app, { method: 'POST', url: '/api/sources/:name/sync', tag, summary: 'Pull, diff and grant now; returns the sync report', params: NameParams, response: SyncReport },
+  panelRoute(app, { method: 'POST', url: '/api/sources/:name/sync', tag, summary: 'Pull, diff and grant now; returns the sync report (a failure answers 502 and shows as lastError)', params: NameParams, response: SyncReport },
     async ({ params }) => syncSource(ctx, params.name))
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from '@arus/service'
+import { ownValue, type FastifyInstance } from '@arus/service'
 import type { PanelContext } from '../context.js'
 import { PanelError } from '../errors.js'
 import { ART_KINDS, ArtReply, MAX_ART_BYTES, uploadArt } from '../ops/art.js'
@@ -41,7 +41,7 @@ export function streamRoutes (app: FastifyInstance, ctx: PanelContext): void {
     summary: 'Upload art (raw image body, at most 10 MiB) to the content-addressed assets drive'
   }, async ({ params, raw }, req) => {
     const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
-    const ext = ART_TYPES[type]
+    const ext = ownValue(ART_TYPES, type)
     if (ext === undefined) throw PanelError.invalid(`art must be one of ${Object.keys(ART_TYPES).join(', ')}`)
     const { path } = await uploadArt(ctx, params.id, params.kind, raw!, ext)
     return { path, stream: await getStream(ctx, params.id) }

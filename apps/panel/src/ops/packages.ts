@@ -12,7 +12,7 @@ import { parseUsername } from './ids.js'
  * affects at once.
  */
 
-const NAME = /^[A-Za-z0-9_.-]{1,64}$/
+const NAME = /^(?!__proto__$)[A-Za-z0-9_.-]{1,64}$/
 const MEMBER = /^(category:.{1,200}|source:[A-Za-z0-9_.-]{1,64}|[A-Za-z0-9_.*?-]{1,64})$/
 
 // --- schemas of these operations: the HTTP routes' request and reply, the CLI, the docs ---

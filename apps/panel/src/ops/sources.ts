@@ -1,25 +1,20 @@
 import { z } from 'zod'
 import { HttpsUrl, keys, type StreamRecord } from '@arus/catalog'
-import { randomBytes, toHex } from '@arus/crypto'
 import type { PanelContext, PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
 import { SourceEntry, type SourceState } from '../registries.js'
-import { FeedParseError, parseFeed, type FeedEntry } from '../sources/parse.js'
-import { PullError, pullFeed, redactUrl } from '../sources/pull.js'
-import { reconcileForStreams, reconcileUsers } from './entitlements.js'
-import { newStreamRecord } from './stream-meta.js'
 import { purgeStreams } from './streams.js'
 
 /**
  * Remote sources (spec 1 "Remote source", the Sources routes, "Source sync policy"): a
  * provider's lineup (JSON feed or M3U playlist) imported as redirect channels named
- * `<prefix><id>`, kept in step by syncs that write only what changed.
+ * `<prefix><id>`, kept in step by syncs that write only what changed (source-sync.ts).
  */
 
 /** The sync period when none is given: four times a day. */
 export const DEFAULT_SOURCE_INTERVAL_MS = 6 * 3_600_000
 
-const NAME = /^[A-Za-z0-9_.-]{1,64}$/
+const NAME = /^(?!__proto__$)[A-Za-z0-9_.-]{1,64}$/
 
 // --- schemas of these operations: the HTTP routes' request and reply, the CLI, the docs ---
 
@@ -35,22 +30,25 @@ export const AddSourceBody = z.strictObject({
   intervalMs: z.int().min(60_000).max(30 * 86_400_000).optional().describe(`Sync period (default ${DEFAULT_SOURCE_INTERVAL_MS} ms)`)
 })
 export const PatchSourceBody = z.strictObject({
-  url: HttpsUrl.optional().describe('Resets the ETag'),
-  category: z.string().min(1).max(64).optional(),
-  prefix: z.string().max(40).optional(),
+  url: HttpsUrl.optional().describe('Re-reads the full feed at the next sync (the ETag is not sent)'),
+  category: z.string().min(1).max(64).optional().describe('Re-reads the full feed at the next sync'),
+  prefix: z.string().max(40).optional().describe('Re-reads the full feed at the next sync: the channels move to the new ids'),
   autoGrant: z.boolean().optional(),
   enabled: z.boolean().optional(),
   intervalMs: z.int().min(60_000).max(30 * 86_400_000).optional(),
-  exclude: Exclude.optional().describe('Deselected feed entries {id, title}; resets the ETag')
+  exclude: Exclude.optional().describe('Deselected feed entries {id, title}; re-reads the full feed at the next sync')
 }).refine((p) => Object.values(p).some((v) => v !== undefined), 'give at least one field')
 export const SyncReport = z.object({
   added: z.array(z.string()),
   updated: z.array(z.string()),
   removed: z.array(z.string()),
-  skipped: z.array(z.object({ feedId: z.string().nullable(), reason: z.string() })),
+  skipped: z.array(z.object({ feedId: z.string().nullable(), reason: z.string() })).describe('Entries not imported, with why (no id, bad or duplicate id, url not https)'),
+  // Reports stored before this field read as none.
+  dropped: z.array(z.object({ feedId: z.string(), id: z.string(), field: z.enum(['logo']), reason: z.string() })).default([])
+    .describe('Entries imported without a field the catalog refuses: an invalid logo loses only the art'),
   conflicts: z.array(z.object({ id: z.string(), reason: z.string() })),
-  granted: z.number().int().describe('Grants sealed by auto-grant'),
-  notModified: z.boolean().describe('HTTP 304 on the stored ETag: nothing read, nothing written')
+  granted: z.number().int().describe('Grants sealed by this sync (auto-grant applies at every sync, 304 included)'),
+  notModified: z.boolean().describe('HTTP 304 on the stored ETag: nothing read, no channel written')
 })
 export type SyncReport = z.infer<typeof SyncReport>
 export const SourceView = SourceEntry.extend({
@@ -67,19 +65,22 @@ export const SourceChannels = z.object({
 
 type RegistryCtx = Pick<PanelCore, 'registries' | 'activity'>
 
-const must = (map: Record<string, SourceEntry>, name: string): SourceEntry => {
+/** The named source, or PANEL_NOT_FOUND. */
+export const mustSource = (map: Record<string, SourceEntry>, name: string): SourceEntry => {
   if (!Object.hasOwn(map, name)) throw PanelError.notFound(`source "${name}"`)
   return map[name]!
 }
 
-const EMPTY_STATE: SourceState = { etag: null, lastSync: null, lastError: null }
+/** The state of a source never synced. */
+export const EMPTY_SOURCE_STATE: SourceState = { etag: null, lastSync: null, lastError: null }
 
 function view (name: string, s: SourceEntry, state: SourceState | undefined, channels: number): SourceView {
-  const st = state ?? EMPTY_STATE
+  const st = state ?? EMPTY_SOURCE_STATE
   return { name, ...s, channels, lastSync: st.lastSync as SourceView['lastSync'], lastError: st.lastError }
 }
 
-async function owned (ctx: PanelCore): Promise<Map<string, Array<{ id: string; record: StreamRecord }>>> {
+/** The imported channels, by the name of the source that owns them. */
+export async function ownedBySource (ctx: PanelCore): Promise<Map<string, Array<{ id: string; record: StreamRecord }>>> {
   const out = new Map<string, Array<{ id: string; record: StreamRecord }>>()
   for (const e of await ctx.catalog.listStreams()) {
     if (e.record.source === undefined) continue
@@ -93,13 +94,13 @@ async function owned (ctx: PanelCore): Promise<Map<string, Array<{ id: string; r
 export async function listSources (ctx: PanelCore): Promise<SourceView[]> {
   const sources = await ctx.registries.sources.all()
   const state = await ctx.registries.sourceState.all()
-  const counts = await owned(ctx)
+  const counts = await ownedBySource(ctx)
   return Object.entries(sources).sort(([a], [b]) => (a < b ? -1 : 1)).map(([n, s]) => view(n, s, state[n], counts.get(n)?.length ?? 0))
 }
 
 export async function getSource (ctx: PanelCore, name: string): Promise<SourceView> {
-  const s = must(await ctx.registries.sources.all(), name)
-  return view(name, s, (await ctx.registries.sourceState.all())[name], (await owned(ctx)).get(name)?.length ?? 0)
+  const s = mustSource(await ctx.registries.sources.all(), name)
+  return view(name, s, (await ctx.registries.sourceState.all())[name], (await ownedBySource(ctx)).get(name)?.length ?? 0)
 }
 
 /** Registers a source (registry only: safe beside a running panel; the caller syncs). */
@@ -117,11 +118,15 @@ export async function writeNewSource (ctx: RegistryCtx, input: z.input<typeof Ad
   return { name: p.name, ...entry }
 }
 
-/** Edits a source (registry only). A new url or exclude list resets the ETag, so the next sync reads the feed. */
+/**
+ * Edits a source (registry only). An edit of url, prefix, category or exclude makes the next
+ * sync re-read the full feed: the stored ETag only holds for the fields it was fetched under
+ * (`syncInputs` in source-sync.ts), whichever door edits them.
+ */
 export async function writeSourcePatch (ctx: RegistryCtx, name: string, patch: z.input<typeof PatchSourceBody>): Promise<SourceEntry & { name: string }> {
   const p = PatchSourceBody.parse(patch)
   const next = await ctx.registries.sources.update((map) => {
-    const cur = must(map, name)
+    const cur = mustSource(map, name)
     map[name] = {
       ...cur,
       ...(p.url !== undefined ? { url: p.url } : {}),
@@ -134,9 +139,6 @@ export async function writeSourcePatch (ctx: RegistryCtx, name: string, patch: z
     }
     return map[name]!
   })
-  if (p.url !== undefined || p.exclude !== undefined) {
-    await ctx.registries.sourceState.update((m) => { if (m[name] !== undefined) m[name] = { ...m[name], etag: null } })
-  }
   ctx.activity.record({ event: 'source.updated', source: name }, 'source updated')
   return { name, ...next }
 }
@@ -151,15 +153,15 @@ export async function setSource (ctx: PanelCore, name: string, patch: z.input<ty
 /** Purges the owned channels an exclude list now names; resolves their ids. */
 export async function purgeExcluded (ctx: PanelCore, name: string, s: SourceEntry): Promise<string[]> {
   const excluded = new Set(s.exclude.map((e) => s.prefix + e.id))
-  const gone = ((await owned(ctx)).get(name) ?? []).map((e) => e.id).filter((id) => excluded.has(id))
+  const gone = ((await ownedBySource(ctx)).get(name) ?? []).map((e) => e.id).filter((id) => excluded.has(id))
   await purgeStreams(ctx, gone)
   return gone
 }
 
 /** The channels a source owns, with their feed id (the id without the prefix). */
 export async function sourceChannels (ctx: PanelCore, name: string): Promise<z.infer<typeof SourceChannels>['channels']> {
-  const s = must(await ctx.registries.sources.all(), name)
-  const mine = (await owned(ctx)).get(name) ?? []
+  const s = mustSource(await ctx.registries.sources.all(), name)
+  const mine = (await ownedBySource(ctx)).get(name) ?? []
   const rows = mine.map(({ id, record }) => ({ feedId: id.startsWith(s.prefix) ? id.slice(s.prefix.length) : id, id, title: record.title, order: record.order, excluded: false }))
   for (const e of s.exclude) rows.push({ feedId: e.id, id: s.prefix + e.id, title: e.title, order: null, excluded: true })
   return rows.sort((a, b) => (a.order ?? 1e9) - (b.order ?? 1e9) || (a.id < b.id ? -1 : 1))
@@ -170,9 +172,9 @@ export async function sourceChannels (ctx: PanelCore, name: string): Promise<z.i
  * with `keepChannels`, detached as manual redirect channels.
  */
 export async function removeSource (ctx: PanelContext, name: string, opts: { keepChannels?: boolean } = {}): Promise<{ purged: number; detached: number }> {
-  must(await ctx.registries.sources.all(), name)
+  mustSource(await ctx.registries.sources.all(), name)
   await ctx.snapshots.beforeDestructive(`remove source ${name}`)
-  const mine = (await owned(ctx)).get(name) ?? []
+  const mine = (await ownedBySource(ctx)).get(name) ?? []
   await ctx.registries.sources.update((map) => { delete map[name] })
   await ctx.registries.sourceState.update((m) => { delete m[name] })
   if (opts.keepChannels === true) {
@@ -192,104 +194,7 @@ export async function removeSource (ctx: PanelContext, name: string, opts: { kee
 /** Purges the channels still carrying the name of a source that is no longer registered; resolves how many. */
 export async function purgeOrphans (ctx: PanelCore, name: string): Promise<number> {
   if (Object.hasOwn(await ctx.registries.sources.all(), name)) return 0
-  const mine = (await owned(ctx)).get(name) ?? []
+  const mine = (await ownedBySource(ctx)).get(name) ?? []
   await purgeStreams(ctx, mine.map((e) => e.id))
   return mine.length
-}
-
-/** A new imported record: a redirect channel owned by the source. */
-function imported (name: string, category: string, e: FeedEntry): StreamRecord {
-  const base = newStreamRecord({ title: e.title, description: e.description, category: [category] })
-  return {
-    ...base,
-    order: e.position,
-    logo: e.logo,
-    redirect: true,
-    url: e.url,
-    isLive: true,
-    status: 'live',
-    source: name,
-    ...(e.epgUrl !== undefined && e.epgId !== undefined ? { epgUrl: e.epgUrl, epgId: e.epgId } : {})
-  } as StreamRecord
-}
-
-/** The feed wins on title, url, logo, order and category; featured, restricted, isLive and the description stick (rule 4). */
-function refreshed (cur: StreamRecord, category: string, e: FeedEntry): StreamRecord {
-  const next: Record<string, unknown> = { ...cur, title: e.title, url: e.url, logo: e.logo, order: e.position, category: [category], redirect: true, feedKey: null, blobsKey: null }
-  if (e.epgUrl !== undefined && e.epgId !== undefined) { next.epgUrl = e.epgUrl; next.epgId = e.epgId }
-  return next as StreamRecord
-}
-
-/**
- * Pulls, diffs and applies one source now (rules 1-9). An unchanged feed or a 304 writes
- * nothing to the catalog; a failed pull keeps the last good state, records the error and
- * throws PANEL_SOURCE_SYNC with a message that never holds the feed's full URL.
- */
-export async function syncSource (ctx: PanelCore, name: string): Promise<SyncReport> {
-  const source = must(await ctx.registries.sources.all(), name)
-  const state = (await ctx.registries.sourceState.all())[name] ?? EMPTY_STATE
-  const report: SyncReport = { added: [], updated: [], removed: [], skipped: [], conflicts: [], granted: 0, notModified: false }
-  const fail = async (message: string): Promise<never> => {
-    await ctx.registries.sourceState.update((m) => { m[name] = { ...(m[name] ?? EMPTY_STATE), lastError: { at: Date.now(), message } } })
-    ctx.log.warn({ event: 'source.sync-failed', source: name, err: message }, 'source sync failed; the last good state stays')
-    throw new PanelError('PANEL_SOURCE_SYNC', `source ${name}: ${message}`)
-  }
-  let pulled
-  try {
-    pulled = await pullFeed(source.url, { etag: state.etag, maxBytes: ctx.settings.sources.maxBytes, timeoutMs: ctx.settings.sources.pullTimeoutMs })
-  } catch (err) {
-    return fail(err instanceof PullError ? err.message : `${redactUrl(source.url)}: request failed`)
-  }
-  if (pulled.status === 304) {
-    report.notModified = true
-    await ctx.registries.sourceState.update((m) => { m[name] = { ...(m[name] ?? EMPTY_STATE), lastSync: { at: Date.now(), report }, lastError: null } })
-    return report
-  }
-  let feed
-  try {
-    feed = parseFeed(pulled.body, source.prefix)
-  } catch (err) {
-    return fail(err instanceof FeedParseError ? err.message : 'unreadable feed')
-  }
-  if (feed.entries.length + feed.skipped.length > ctx.settings.sources.maxChannels) {
-    return fail(`feed has ${feed.entries.length + feed.skipped.length} entries, more than SOURCES_MAX_CHANNELS (${ctx.settings.sources.maxChannels})`)
-  }
-  report.skipped = feed.skipped
-  const excluded = new Set(source.exclude.map((e) => e.id))
-  const keep = new Set<string>()
-  // One atomic catalog batch for the whole feed (a 5,000-entry feed is one append, not 5,000);
-  // compare-before-write still holds inside it, so an unchanged feed stages nothing.
-  await ctx.catalog.batch(async (b) => {
-    const newKeys: Record<string, string> = {}
-    for (const e of feed.entries) {
-      if (excluded.has(e.feedId)) continue
-      const cur = await b.get(keys.stream(e.id))
-      if (cur !== null && cur.source !== name) {
-        report.conflicts.push({ id: e.id, reason: cur.source === undefined ? 'a manual channel has this id' : `source ${cur.source} owns this id` })
-        continue
-      }
-      keep.add(e.id)
-      if (cur === null) {
-        await b.put(keys.stream(e.id), imported(name, source.category, e))
-        newKeys[e.id] = toHex(randomBytes(32))
-        report.added.push(e.id)
-        continue
-      }
-      if (await b.put(keys.stream(e.id), refreshed(cur, source.category, e))) report.updated.push(e.id)
-    }
-    // Keys first: a record must never be without its key (a key without a record is purged with the id).
-    if (Object.keys(newKeys).length > 0) await ctx.registries.streamKeys.update((keys) => { for (const [id, k] of Object.entries(newKeys)) keys[id] ??= k })
-  })
-  // Left the feed, or excluded (rules 5 and 7): a full purge, grants included.
-  report.removed = ((await owned(ctx)).get(name) ?? []).map((e) => e.id).filter((id) => !keep.has(id))
-  await purgeStreams(ctx, report.removed)
-  if (report.added.length > 0 || report.removed.length > 0) {
-    // Auto-granted channels are due to everyone; otherwise only package holders can gain them
-    // (removed channels already left every user with purgeStreams).
-    const r = source.autoGrant ? await reconcileUsers(ctx, 'all') : await reconcileForStreams(ctx, report.added)
-    report.granted = r?.granted ?? 0
-  }
-  await ctx.registries.sourceState.update((m) => { m[name] = { etag: pulled.etag, lastSync: { at: Date.now(), report }, lastError: null } })
-  ctx.activity.record({ event: 'source.synced', source: name, count: report.added.length + report.updated.length + report.removed.length }, 'source synced')
-  return report
 }

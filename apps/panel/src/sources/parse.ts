@@ -1,15 +1,16 @@
-import { sourceStreamId } from '@arus/catalog'
+import { DESCRIPTION_MAX, EPG_ID_MAX, HttpsUrl, sourceStreamId, TITLE_MAX, URL_MAX } from '@arus/catalog'
 import { blake2b256, toHex } from '@arus/crypto'
 
 /**
  * Remote source feeds (spec 1 "Source sync policy" rules 1-3), parsed into entries. Two
  * formats, told apart by content: JSON (an object with `channels`, or a bare array) and M3U
- * playlists (`#EXTM3U`, with `#EXTINF` tvg attributes). Pure: no I/O, no catalog.
+ * playlists (`#EXTM3U`, with `#EXTINF` tvg attributes). Pure: no I/O. Every value an entry
+ * hands the catalog is checked here with the catalog's own schemas (ids, https URLs, caps),
+ * so one bad entry is skipped or loses its art instead of failing the whole sync's batch.
  */
 
-/** Imported title cap (spec 1 "Limits"). */
-export const IMPORTED_TITLE_MAX = 200
-const DESCRIPTION_MAX = 4000
+/** Imported title cap (spec 1 "Limits"): the catalog's title cap. */
+export const IMPORTED_TITLE_MAX = TITLE_MAX
 
 /** One accepted feed entry, in feed order. */
 export interface FeedEntry {
@@ -21,7 +22,7 @@ export interface FeedEntry {
   title: string
   /** The https HLS URL (a redirect channel). */
   url: string
-  /** https logo, or '' when absent or not https (rule 1: an invalid logo loses only the art). */
+  /** https logo, or '' when absent or refused (rule 1: an invalid logo loses only the art, see {@link ParsedFeed.dropped}). */
   logo: string
   /** Seeded on first import only (rule 4). */
   description: string
@@ -29,27 +30,42 @@ export interface FeedEntry {
   epgId?: string
 }
 
-/** A parsed feed: the accepted entries and, per refused entry, why (rule 3). */
+/** A field an accepted entry lost because the catalog would refuse it. */
+export interface DroppedField {
+  feedId: string
+  id: string
+  field: 'logo'
+  reason: string
+}
+
+/** A parsed feed: the accepted entries, per refused entry why (rule 3), per lost field why (rule 1). */
 export interface ParsedFeed {
   format: 'json' | 'm3u'
   entries: FeedEntry[]
   skipped: Array<{ feedId: string | null; reason: string }>
+  dropped: DroppedField[]
 }
 
 /** Thrown for a feed that cannot be read at all (invalid JSON, garbled M3U): the last good state stays. */
 export class FeedParseError extends Error {}
 
-const isHttps = (v: unknown): v is string => {
-  if (typeof v !== 'string' || v.length > 2048) return false
-  try { return new URL(v).protocol === 'https:' } catch { return false }
+/** The catalog's own rule for url, logo and epgUrl (HttpsUrl): what passes here, the writer stores. */
+const isHttps = (v: unknown): v is string => typeof v === 'string' && HttpsUrl.safeParse(v).success
+
+/** Why a refused `field` is refused: not https at all, or an https-looking value the catalog's finer rule refuses. */
+function httpsProblem (field: string, v: unknown): string {
+  if (typeof v !== 'string' || !v.toLowerCase().startsWith('https://')) return `${field} must be https`
+  return `${field} must be https: a valid URL without spaces or control characters, at most ${URL_MAX} characters`
 }
+
+const present = (v: unknown) => v !== undefined && v !== null && v !== ''
 
 const clean = (s: string, max: number) => [...s].filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f).join('').trim().slice(0, max)
 
 interface RawEntry { id: unknown; url: unknown; name: unknown; logo: unknown; description: unknown; epgUrl?: string; epgId?: string }
 
 function accept (raw: readonly RawEntry[], prefix: string, format: ParsedFeed['format']): ParsedFeed {
-  const out: ParsedFeed = { format, entries: [], skipped: [] }
+  const out: ParsedFeed = { format, entries: [], skipped: [], dropped: [] }
   const seen = new Set<string>()
   for (const r of raw) {
     const feedId = typeof r.id === 'number' && Number.isSafeInteger(r.id) ? String(r.id) : typeof r.id === 'string' ? r.id : null
@@ -62,16 +78,18 @@ function accept (raw: readonly RawEntry[], prefix: string, format: ParsedFeed['f
       continue
     }
     if (seen.has(id)) { out.skipped.push({ feedId, reason: 'duplicate id' }); continue }
-    if (!isHttps(r.url)) { out.skipped.push({ feedId, reason: 'url must be https' }); continue }
+    if (!isHttps(r.url)) { out.skipped.push({ feedId, reason: httpsProblem('url', r.url) }); continue }
     seen.add(id)
     const title = typeof r.name === 'string' && clean(r.name, IMPORTED_TITLE_MAX) !== '' ? clean(r.name, IMPORTED_TITLE_MAX) : feedId
+    const logo = isHttps(r.logo) ? r.logo : ''
+    if (logo === '' && present(r.logo)) out.dropped.push({ feedId, id, field: 'logo', reason: httpsProblem('logo', r.logo) })
     out.entries.push({
       feedId,
       id,
       position: Math.min(out.entries.length, 9999),
       title,
       url: r.url,
-      logo: isHttps(r.logo) ? r.logo : '',
+      logo,
       description: typeof r.description === 'string' ? clean(r.description, DESCRIPTION_MAX) : '',
       ...(r.epgUrl !== undefined && r.epgId !== undefined ? { epgUrl: r.epgUrl, epgId: r.epgId } : {})
     })
@@ -133,7 +151,7 @@ function parseM3u (text: string, prefix: string): ParsedFeed {
     let id = tvgId !== '' && validFeedId(prefix, tvgId) ? tvgId : ''
     if (id === '') id = nameSlug(name)
     if (id === '') id = toHex(blake2b256(new TextEncoder().encode(line))).slice(0, 16)
-    raw.push({ id, url: line, name, logo: a['tvg-logo'], description: null, ...(guide !== undefined && tvgId !== '' ? { epgUrl: guide, epgId: tvgId.slice(0, 128) } : {}) })
+    raw.push({ id, url: line, name, logo: a['tvg-logo'], description: null, ...(guide !== undefined && tvgId !== '' ? { epgUrl: guide, epgId: tvgId.slice(0, EPG_ID_MAX) } : {}) })
     info = null
   }
   if (info !== null) raw.push({ id: nameSlug(info.name) || null, url: null, name: info.name, logo: null, description: null })

@@ -1,16 +1,36 @@
 import type { PanelCore } from '../context.js'
-import { purgeOrphans, syncSource } from '../ops/sources.js'
+import { syncSource } from '../ops/source-sync.js'
+import { purgeOrphans } from '../ops/sources.js'
+import type { SourceEntry, SourceState } from '../registries.js'
 
 /**
  * The sync schedule of every enabled source, in the running panel: a source syncs when it
  * was never synced, when its registry entry changed (an API or CLI edit), and every
- * `intervalMs` after its last sync. A failed pull is retried after min(intervalMs, 5 min);
- * `enabled: false` pauses it. One sync at a time; every look at the registry is a small file read.
+ * `intervalMs` after its last sync. A failing source is retried with exponential backoff
+ * (5 s, 10 s, 20 s … capped at its intervalMs), reset by a good sync, so a broken provider
+ * is not hammered; `enabled: false` pauses it. One sync at a time; every look at the
+ * registry is a small file read.
  */
 
 /** How often the scheduler looks at the registry. */
 export const SOURCE_TICK_MS = 5000
-const RETRY_MAX_MS = 5 * 60_000
+/** Wait before the first retry of a failed sync; doubles with each further failure (spec 1 "Source sync policy" 8: the next tick retries). */
+export const SOURCE_RETRY_BASE_MS = 5000
+
+/** How long after its latest failure a source that failed `failures` times in a row is retried. */
+export function retryDelayMs (failures: number, intervalMs: number): number {
+  const doublings = Math.min(Math.max(failures, 1) - 1, 30)
+  return Math.min(intervalMs, SOURCE_RETRY_BASE_MS * 2 ** doublings)
+}
+
+/** Whether an enabled, unedited source is due at `now`. */
+export function syncDue (s: Pick<SourceEntry, 'intervalMs'>, st: SourceState | undefined, now: number): boolean {
+  if (st === undefined) return true
+  const lastOk = st.lastSync?.at ?? 0
+  const lastFail = st.lastError?.at ?? 0
+  if (lastFail > lastOk) return now - lastFail >= retryDelayMs(st.failures ?? 1, s.intervalMs)
+  return now - lastOk >= s.intervalMs
+}
 
 export interface SourceScheduler {
   /** Look now (after an edit), instead of at the next tick. */
@@ -38,14 +58,8 @@ export function startSourceScheduler (ctx: PanelCore, init: { tickMs?: number } 
       const fingerprint = JSON.stringify(s)
       const edited = seen.get(name) !== fingerprint
       seen.set(name, fingerprint)
-      if (!s.enabled) continue
-      const st = state[name]
-      const lastOk = st?.lastSync?.at ?? 0
-      const lastFail = st?.lastError?.at ?? 0
-      const due = st === undefined || edited ||
-        (lastFail > lastOk ? now - lastFail >= Math.min(s.intervalMs, RETRY_MAX_MS) : now - lastOk >= s.intervalMs)
-      if (!due) continue
-      await syncSource(ctx, name).catch(() => {}) // recorded in the source state and logged by syncSource
+      if (!s.enabled || !(edited || syncDue(s, state[name], now))) continue
+      await syncSource(ctx, name).catch(() => {}) // every failure is recorded in the source state and logged by syncSource
     }
   }
   const run = () => {

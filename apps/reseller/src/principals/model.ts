@@ -5,7 +5,7 @@ export const ROLES = ['admin', 'co-admin', 'super', 'reseller'] as const
 export const Role = z.enum(ROLES)
 export type Role = z.infer<typeof Role>
 
-export const PrincipalName = z.string().regex(/^[A-Za-z0-9_.@-]{1,64}$/, '1-64 letters, digits, _ . - @').describe('Principal name')
+export const PrincipalName = z.string().regex(/^(?!__proto__$)[A-Za-z0-9_.@-]{1,64}$/, '1-64 letters, digits, _ . - @ (not __proto__)').describe('Principal name')
 export const Password = z.string().min(8, 'at least 8 characters').max(1024).describe('Password (8-1024 characters)')
 export const PrincipalStatus = z.enum(['active', 'disabled'])
 const MaxDevicesLimit = z.number().int().min(1).max(100)

@@ -2,10 +2,13 @@ import b4a from 'b4a'
 import { z } from 'zod'
 import { SLUG_MAX, STREAM_ID_MAX, USERNAME_MAX } from '../constants.js'
 
-/** Letters, digits and `_ . -`, 1-64 characters (spec 1 "Catalog record" rule 7). */
-export const STREAM_ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/
-/** Letters, digits and `_ . - @`, 1-64 characters; case-sensitive. */
-export const USERNAME_PATTERN = /^[A-Za-z0-9_.@-]{1,64}$/
+/**
+ * Letters, digits and `_ . -`, 1-64 characters (spec 1 "Catalog record" rule 7); never
+ * `__proto__`, which no JSON map can hold as a key (it would be lost at the next read).
+ */
+export const STREAM_ID_PATTERN = /^(?!__proto__$)[A-Za-z0-9_.-]{1,64}$/
+/** Letters, digits and `_ . - @`, 1-64 characters; case-sensitive; never `__proto__`. */
+export const USERNAME_PATTERN = /^(?!__proto__$)[A-Za-z0-9_.@-]{1,64}$/
 /** Lowercase Unicode letters (with their marks) and digits in runs joined by single '-'. */
 const SLUG_PATTERN = /^[\p{L}\p{M}\p{N}]+(?:-[\p{L}\p{M}\p{N}]+)*$/u
 /** Names under `meta/`: lowercase letters, digits, '-' (1-32). */

@@ -4,6 +4,7 @@ import { blake2b256, computeVerifier, fromHex, newSalt, toHex, type ArgonCost } 
 import { ServiceError } from '../errors.js'
 import { withFileLock } from '../file-lock.js'
 import { readJsonFile, writeJsonAtomic } from '../files.js'
+import { keyedRecord, ownValue } from '../keyed.js'
 import type { AdminVerifier } from '../http/login.js'
 import type { Activity } from './activity.js'
 
@@ -20,7 +21,7 @@ export const ADMINS_FILE_VERSION = 1
 
 const hex = (bytes: number) => z.string().regex(new RegExp(`^[0-9a-f]{${bytes * 2}}$`))
 
-export const AdminName = z.string().regex(/^[A-Za-z0-9_.@-]{1,64}$/, '1-64 letters, digits, _ . - @').describe('Admin name')
+export const AdminName = z.string().regex(/^(?!__proto__$)[A-Za-z0-9_.@-]{1,64}$/, '1-64 letters, digits, _ . - @ (not __proto__)').describe('Admin name')
 export const AdminPassword = z.string().min(1).max(1024).describe('Admin password (1-1024 characters)')
 
 /** add-admin / POST /api/admins. */
@@ -94,7 +95,7 @@ const view = (name: string, a: AdminEntry): AdminView => ({ name, tokenVersion: 
 export function createAdminRegistry (components: AdminRegistryComponents, init: AdminRegistryInit): AdminRegistry {
   const { activity } = components
   const now = init.now ?? Date.now
-  const read = async (): Promise<Record<string, AdminEntry>> => ({ ...(await readJsonFile(init.path, AdminsFile, { missing: 'null' }))?.admins })
+  const read = async (): Promise<Record<string, AdminEntry>> => keyedRecord((await readJsonFile(init.path, AdminsFile, { missing: 'null' }))?.admins)
   // The auth gate asks on every request: the parsed file is kept while the file is the same
   // one (every writer, this process or the CLI, renames a new file into place: a new inode).
   let gateCache: { stamp: string; map: Record<string, AdminEntry> } | null = null
@@ -113,7 +114,7 @@ export function createAdminRegistry (components: AdminRegistryComponents, init: 
     gateCache = stamp !== null && stamp === stampOf() ? { stamp, map } : null
     return map
   }
-  const find = (map: Record<string, AdminEntry>, name: string) => (Object.hasOwn(map, name) ? map[name] : undefined)
+  const find = (map: Record<string, AdminEntry>, name: string) => ownValue(map, name)
   /** Read-modify-write under the file lock; the file is rewritten only when the map changed. */
   const update = <R>(fn: (map: Record<string, AdminEntry>) => R): Promise<R> => withFileLock(init.path, async () => {
     const map = await read()

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { type ArusError, ServiceError, isArusError } from '../errors.js'
 
 /**
@@ -28,18 +28,21 @@ export function toArusError (err: unknown, mapError?: ErrorMapper): ArusError {
   return ServiceError.internal(undefined, err)
 }
 
+/** Answers `err` in the envelope (the error handler's body; also Fastify's `frameworkErrors`, see server.ts). */
+export function sendError (err: unknown, req: FastifyRequest, reply: FastifyReply, mapError?: ErrorMapper): void {
+  const e = toArusError(err, mapError)
+  if (e.status >= 500) req.log.error({ err, code: e.code, method: req.method, route: req.routeOptions.url }, 'request failed')
+  const body: Record<string, unknown> = { error: { code: e.code, message: e.message } }
+  const retryAfter = e.details?.retryAfter
+  if (typeof retryAfter === 'number') {
+    body.retryAfter = retryAfter
+    void reply.header('retry-after', String(retryAfter))
+  }
+  void reply.code(e.status).send(body)
+}
+
 export function installErrorHandling (app: FastifyInstance, mapError?: ErrorMapper): void {
-  app.setErrorHandler((err, req, reply) => {
-    const e = toArusError(err, mapError)
-    if (e.status >= 500) req.log.error({ err, code: e.code, method: req.method, route: req.routeOptions.url }, 'request failed')
-    const body: Record<string, unknown> = { error: { code: e.code, message: e.message } }
-    const retryAfter = e.details?.retryAfter
-    if (typeof retryAfter === 'number') {
-      body.retryAfter = retryAfter
-      void reply.header('retry-after', String(retryAfter))
-    }
-    void reply.code(e.status).send(body)
-  })
+  app.setErrorHandler((err, req, reply) => { sendError(err, req, reply, mapError) })
   app.setNotFoundHandler((req, reply) => {
     const e = ServiceError.notFound(req.method, req.url)
     void reply.code(404).send(e.toJSON())

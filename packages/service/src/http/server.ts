@@ -8,7 +8,7 @@ import { adminRoutes } from '../admin/admin-routes.js'
 import { ServiceError } from '../errors.js'
 import { installAuthGate, type TokenKeys } from './auth.js'
 import { mountDashboard, type DashboardInit } from './dashboard.js'
-import { installErrorHandling, type ErrorMapper } from './errors-http.js'
+import { installErrorHandling, sendError, type ErrorMapper } from './errors-http.js'
 import { createLockout } from './lockout.js'
 import { loginRoute, type AdminVerifier, type LoginReplyExtension, type LoginResult } from './login.js'
 import { isLoopbackHost } from './loopback.js'
@@ -105,7 +105,10 @@ export function buildControlServer (deps: ControlServerDeps): FastifyInstance {
     loggerInstance: deps.log,
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: deps.trustProxy === true,
-    bodyLimit: deps.bodyLimit ?? 1024 * 1024
+    bodyLimit: deps.bodyLimit ?? 1024 * 1024,
+    // The router's own refusals (a malformed percent-encoding, a path parameter past its length
+    // limit) get the envelope too: a 400 SERVICE_VALIDATION_FAILED that does not echo the path.
+    frameworkErrors: (err, req, reply) => { sendError(err, req, reply, deps.mapError) }
   }) as unknown as FastifyInstance
   installErrorHandling(app, deps.mapError)
   const beforeAuth = deps.beforeAuth
