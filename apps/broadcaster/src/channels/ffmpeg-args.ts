@@ -33,6 +33,12 @@ export interface HlsOutput {
   hlsListSize: number
   /** First media sequence number (continues the feed after a respawn). */
   startNumber: number
+  /**
+   * Continue the playlist already in the dir (ffmpeg reads it when its output starts, i.e.
+   * when a push listener's publisher connects): numbering goes on after the slate's last
+   * segment whenever that is. For the listener that waits beside the slate.
+   */
+  appendList?: boolean
 }
 
 /** Default size and rate of the `test` pattern when the channel sets none. */
@@ -122,6 +128,7 @@ function audioArgs (plan: OutputPlan): string[] {
 export function hlsArgs (out: HlsOutput): string[] {
   const flags = ['delete_segments', 'omit_endlist', 'temp_file', 'independent_segments']
   if (out.startNumber > 0) flags.push('discont_start')
+  if (out.appendList === true) flags.push('append_list')
   return [
     '-f', 'hls',
     '-hls_time', String(out.hlsTime),

@@ -5,11 +5,14 @@ import type { SlateFactory } from '../pipeline/slate.js'
 import { createWatchdog, scratchDirFor, type Watchdog, type WatchdogEvents, type WatchdogSettings } from '../pipeline/watchdog.js'
 import { hex } from '../util.js'
 import type { FeedHost, OpenFeed } from './feeds.js'
-import type { Channel } from './model.js'
+import { isPush, type Channel } from './model.js'
 
 /**
  * A running channel: its open feed generation (seeded), the watchdog feeding it, its
  * registration, and upload counters. Built by the manager at start, torn down at stop.
+ * A test, file or pull channel registers isLive true while it runs (a slate keeps it on
+ * the air); a push channel registers isLive as its watchdog reports it (onAir): false until
+ * a publisher feeds, false again once the publisher has been gone for the grace.
  */
 
 export interface RuntimeComponents {
@@ -45,17 +48,24 @@ export async function startRuntime (c: RuntimeComponents, channel: Channel): Pro
   let current = await c.feeds.open(channel)
   countUploads(current.writer, c.onUpload)
   const key = await c.feeds.key(channel.id)
-  const register = (isLive: boolean) => c.link?.set(channel.id, {
-    feedKey: hex(current.writer.feedKey), isLive, title: channel.title || channel.id, category: channel.category
+  let live = !isPush(channel.input)
+  const register = () => c.link?.set(channel.id, {
+    feedKey: hex(current.writer.feedKey), isLive: live, title: channel.title || channel.id, category: channel.category
   }, key)
-  const watchdog = createWatchdog({ settings: c.settings, slates: c.slates, ring: c.ring, events: c.events }, channel, {
+  const onAir = (on: boolean) => {
+    if (on === live) return
+    live = on
+    c.ring.push(`channel: ${on ? 'a publisher feeds: on the air (isLive true)' : 'no publisher: off the air (isLive false)'}`)
+    register()
+  }
+  const watchdog = createWatchdog({ settings: c.settings, slates: c.slates, ring: c.ring, events: { ...c.events, onAir } }, channel, {
     writer: current.writer,
     scratchDir: scratchDirFor(c.scratchRoot, channel.id),
     nextSequence: current.nextSequence
   })
   c.ring.push(`channel: starting generation ${current.generation}, feedKey ${hex(current.writer.feedKey)}`)
   watchdog.start()
-  register(true)
+  register()
 
   return {
     channel,
@@ -68,11 +78,12 @@ export async function startRuntime (c: RuntimeComponents, channel: Channel): Pro
       current = next
       await watchdog.setWriter(next.writer)
       c.ring.push(`channel: rotated to generation ${next.generation}, feedKey ${hex(next.writer.feedKey)}`)
-      register(true)
+      register()
     },
     async stop () {
       await watchdog.stop()
-      register(false)
+      live = false
+      register()
       await current.close()
       c.ring.push('channel: stopped')
     },

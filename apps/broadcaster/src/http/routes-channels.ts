@@ -34,7 +34,7 @@ export function channelRoutes (app: FastifyInstance, manager: ChannelManager, sn
       await manager.remove(params.id)
       return { deleted: params.id }
     })
-  route(app, { method: 'POST', url: '/api/channels/:id/start', auth: true, tag, summary: 'Start: spawn the pipeline, seed the feed, register isLive true; clears the log ring', params: IdParams, response: ChannelViewReply },
+  route(app, { method: 'POST', url: '/api/channels/:id/start', auth: true, tag, summary: 'Start: spawn the pipeline, seed the feed, register it (isLive true; a push channel once its publisher feeds); clears the log ring', params: IdParams, response: ChannelViewReply },
     async ({ params }) => manager.start(params.id, { operator: true }))
   route(app, { method: 'POST', url: '/api/channels/:id/stop', auth: true, tag, summary: 'Stop: tear the pipeline down and register isLive false', params: IdParams, response: ChannelViewReply },
     async ({ params }) => manager.stop(params.id))

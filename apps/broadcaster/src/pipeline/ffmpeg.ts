@@ -19,7 +19,7 @@ export interface FfmpegRun {
   outputProfile(): OutputProfile | null
   /** The last non-noise stderr lines (at most 20). */
   tail(): string[]
-  /** SIGTERM, then SIGKILL after `graceMs`; resolves at exit. */
+  /** SIGTERM, then SIGKILL after `graceMs` (0: SIGKILL at once, so no trailer is written); resolves at exit. */
   kill(graceMs?: number): Promise<ExitInfo>
 }
 
@@ -129,7 +129,7 @@ export function spawnFfmpeg (bin: string, args: string[], init: SpawnFfmpegInit 
     tail: () => [...tail],
     async kill (graceMs = 3000) {
       if (!running) return exited
-      child.kill('SIGTERM')
+      child.kill(graceMs <= 0 ? 'SIGKILL' : 'SIGTERM')
       const timer = setTimeout(() => { if (running) child.kill('SIGKILL') }, graceMs)
       try {
         return await exited

@@ -4,11 +4,13 @@ import { liveArgs, planOutput, slateArgs, type SourceProfile } from '../channels
 import { isPush, type Channel } from '../channels/model.js'
 import { sourcesOf } from '../channels/input.js'
 import { safeSource } from '../util.js'
-import type { LogRing } from './log-ring.js'
 import { probeSource } from './probe.js'
+import { backoffFor, publisherGraceMs } from './backoff.js'
+import { createListenerBeside, createPublisherPresence } from './push-slate.js'
 import { startRun, type Run, type RunResult } from './run.js'
-import { DEFAULT_SLATE_PROFILE, type SlateFactory, type SlateProfile } from './slate.js'
+import { DEFAULT_SLATE_PROFILE, type SlateProfile } from './slate.js'
 import { createSourceCursor } from './sources.js'
+import type { ChannelState, Watchdog, WatchdogComponents, WatchdogStatus } from './watchdog-types.js'
 
 /**
  * The per-channel watchdog (spec 2 "Broadcaster channel state"): respawns ffmpeg with
@@ -16,55 +18,12 @@ import { createSourceCursor } from './sources.js'
  * source and moves to the next fallback after SLATE_AFTER; when every source is exhausted
  * it loops an offline slate matched to the detected profile (state stays 'up',
  * slate.slated true) and probes the real sources every SLATE_RETRY_MS, dropping the slate
- * as soon as one is healthy.
+ * as soon as one is healthy. A push channel is off the air until its publisher feeds; once
+ * the publisher has been gone for the same grace (publisherGraceMs) it goes off the air
+ * again and loops the slate while its listener waits beside it (push-slate.ts).
  */
 
-export type ChannelState = 'stopped' | 'starting' | 'up' | 'waiting-input' | 'backoff'
-
-export interface WatchdogSettings {
-  ffmpeg: string
-  /** Prefix of every long-running ffmpeg command line (childPrefix). */
-  ffmpegPrefix: readonly string[]
-  ffprobe: string
-  ingestBind: string
-  slateEnabled: boolean
-  slateAfter: number
-  slateRetryMs: number
-  backoffMinMs: number
-  backoffMaxMs: number
-  stallMs: number
-}
-
-export interface WatchdogEvents {
-  respawn(): void
-  sourceDown(source: string, detail: string): void
-  sourceUp(source: string): void
-  slateOn(failures: number, file: string): void
-  slateOff(source: string): void
-  slateRetry(source: string, ok: boolean, detail?: string): void
-  /** A segment reached the feed (debug log `feed.segment`; `pnpm bench` times edge delay from it). */
-  segment?(sequence: number | null): void
-}
-
-export interface WatchdogComponents { settings: WatchdogSettings; slates: SlateFactory; ring: LogRing; events: WatchdogEvents }
-
-export interface WatchdogStatus {
-  state: ChannelState
-  ffmpegUp: boolean
-  restarts: number
-  lastExit: { code: number | null; signal: string | null; at: number } | null
-  watchdog: { consecutiveFailures: number; backoffMs: number | null; nextAttemptAt: number | null; source: string; failures: Array<{ source: string; failures: number }> }
-  slate: { slated: boolean; file: string | null; since: number | null; failures: number }
-  detectedProfile: { codec: string | null; width: number | null; height: number | null } | null
-}
-
-export interface Watchdog {
-  start(): void
-  stop(): Promise<void>
-  /** Mirror into a new feed generation from now on; ffmpeg keeps running (rotate). */
-  setWriter(writer: FeedWriter): Promise<void>
-  status(): WatchdogStatus
-}
+export type { ChannelState, Watchdog, WatchdogComponents, WatchdogEvents, WatchdogSettings, WatchdogStatus } from './watchdog-types.js'
 
 const PROBE_TIMEOUT_MS = 10_000
 
@@ -97,6 +56,25 @@ export function createWatchdog (c: WatchdogComponents, channel: Channel, init: {
     if (seq !== null && seq >= nextSequence) nextSequence = seq + 1
     c.events.segment?.(seq)
   }
+  // Push inputs: is the publisher around, and the listener that waits for it beside the slate.
+  const grace = publisherGraceMs(s)
+  const presence = createPublisherPresence({
+    graceMs: grace,
+    recheckMs: Math.max(grace, s.backoffMinMs),
+    connecting: () => run?.ffmpeg.running === true && !runIsSlate && run.ffmpeg.inputProfile() !== null,
+    onGone: publisherGone
+  })
+  const beside = createListenerBeside({
+    settings: s, channel, dir: init.scratchDir, stallMs, log,
+    hls: () => ({ ...out(), appendList: true }),
+    writer: () => writer,
+    profiles,
+    active: () => !stopping && slate.slated,
+    onRespawn: () => { restarts++; c.events.respawn() },
+    onConnect: (next) => handOver(next),
+    onSegment: (seq) => { onSegment(seq); fed(sources.current()) },
+    onExitAfterHandOver: (ended, r) => onExit(ended, sources.current(), r, false)
+  })
 
   function schedule (fn: () => void, ms: number): void {
     if (timer) clearTimeout(timer)
@@ -105,7 +83,8 @@ export function createWatchdog (c: WatchdogComponents, channel: Channel, init: {
   }
 
   async function spawnReal (): Promise<void> {
-    if (stopping) return
+    // A push channel's listener waits beside the slate instead.
+    if (stopping || (push && slate.slated)) return
     if (attempted) { restarts++; c.events.respawn() }
     attempted = true
     const source = sources.current()
@@ -142,19 +121,87 @@ export function createWatchdog (c: WatchdogComponents, channel: Channel, init: {
       },
       onSegment: (seq) => {
         onSegment(seq)
-        if (state !== 'up') {
-          state = 'up'
-          consecutive = 0
-          backoffMs = null
-          sources.succeeded()
-          c.events.sourceUp(source)
-        }
+        fed(source)
       }
     })
+    if (stopping || (push && slate.slated)) { await current.stop(); return }
     run = current
     runIsSlate = false
-    if (stopping) { await current.stop(); return }
     void current.done.then((r) => onExit(current, source, r, replan))
+  }
+
+  /** The source fed a segment: on air (again). */
+  function fed (source: string): void {
+    if (state === 'up') return
+    state = 'up'
+    consecutive = 0
+    backoffMs = null
+    sources.succeeded()
+    c.events.sourceUp(source)
+    if (!push) return
+    presence.back()
+    c.events.onAir?.(true)
+  }
+
+  /** The publisher has been gone for the grace: off the air, and the slate on. */
+  function publisherGone (): void {
+    if (stopping || slate.slated) return
+    log(`watchdog: no publisher for ${grace} ms; the channel is off the air`)
+    c.events.sourceDown(sources.current(), `no publisher for ${grace} ms`)
+    c.events.onAir?.(false)
+    if (s.slateEnabled) engagePushSlate().catch((err: Error) => log(`watchdog: slate: ${err.message}`))
+  }
+
+  /** Loops the slate into the scratch dir with the listener waiting beside it. */
+  async function engagePushSlate (): Promise<void> {
+    let file: string
+    try {
+      file = await c.slates.get(currentSlateProfile())
+    } catch (err) {
+      log(`watchdog: ${(err as Error).message}; waiting for the publisher without a slate`)
+      if (!run && !timer && !stopping) backoff(s.backoffMaxMs)
+      return
+    }
+    if (stopping || !presence.absent() || slate.slated) return
+    if (timer) clearTimeout(timer)
+    timer = null
+    nextAttemptAt = null
+    // Slated first: a listener spawn still in flight sees it and stands down.
+    slate = { slated: true, file, since: Date.now(), failures: sources.totalFailures() }
+    state = 'up'
+    backoffMs = null
+    c.events.slateOn(slate.failures, file)
+    log('watchdog: looping the offline slate; the listener waits beside it')
+    const idle = run
+    run = null
+    await idle?.stop() // frees the port for the listener beside the slate
+    await spawnSlate().catch((err: Error) => {
+      log(`watchdog: slate: ${err.message}`)
+      schedule(() => { spawnSlate().catch((e: Error) => log(`watchdog: slate: ${e.message}`)) }, s.backoffMaxMs)
+    })
+    await beside.start()
+  }
+
+  /** The publisher connected to the listener beside the slate: it takes the dir and the slate's mirror over. */
+  function handOver (next: Run): boolean {
+    if (stopping || !slate.slated) return false
+    const slateRun = runIsSlate ? run : null
+    if (timer) clearTimeout(timer) // a pending slate restart
+    timer = null
+    nextAttemptAt = null
+    run = next
+    runIsSlate = false
+    slate = { slated: false, file: slate.file, since: null, failures: 0 }
+    state = 'waiting-input'
+    log('watchdog: the publisher is back; dropping the slate')
+    c.events.slateOff(sources.current())
+    void (async () => {
+      const mirror = slateRun ? await slateRun.release() : null
+      if (stopping || run !== next) { await mirror?.stop(); return }
+      if (mirror) await next.adopt(mirror)
+      else await next.swapWriter(writer)
+    })().catch((err: Error) => log(`watchdog: hand-over: ${err.message}`))
+    return true
   }
 
   function onExit (ended: Run, source: string, r: RunResult, replan: boolean): void {
@@ -167,7 +214,8 @@ export function createWatchdog (c: WatchdogComponents, channel: Channel, init: {
     if (r.produced) {
       // A run that fed segments ended: the publisher left, or the source hiccuped. Try again soon.
       consecutive = 0
-      if (push) { respawn(); return }
+      slateProfile = toSlateProfile(ended) ?? slateProfile
+      if (push) { presence.left(); respawn(); return }
       backoff(s.backoffMinMs)
       return
     }
@@ -180,6 +228,11 @@ export function createWatchdog (c: WatchdogComponents, channel: Channel, init: {
     lastExit = { code: exit.code, signal: exit.signal, at: Date.now() }
     c.events.sourceDown(source, detail)
     const moved = sources.failed()
+    if (push && presence.gone() && s.slateEnabled) {
+      // Past the grace (a handed-over publisher failed before its first segment): back to the slate.
+      engagePushSlate().catch((err: Error) => { log(`watchdog: slate: ${err.message}`); backoff(s.backoffMaxMs) })
+      return
+    }
     if (moved === 'exhausted' && s.slateEnabled && !push) {
       engageSlate().catch((err: Error) => { log(`watchdog: slate: ${err.message}`); backoff(s.backoffMaxMs) })
       return
@@ -191,7 +244,7 @@ export function createWatchdog (c: WatchdogComponents, channel: Channel, init: {
       backoff(s.backoffMinMs)
       return
     }
-    backoff(Math.min(s.backoffMaxMs, s.backoffMinMs * 2 ** Math.min(20, consecutive - 1)))
+    backoff(backoffFor(s, consecutive))
   }
 
   function backoff (ms: number): void {
@@ -298,10 +351,11 @@ export function createWatchdog (c: WatchdogComponents, channel: Channel, init: {
       stopping = true
       if (timer) clearTimeout(timer)
       if (retryTimer) clearInterval(retryTimer)
+      presence.stop()
       timer = retryTimer = null
       const ending = run
       run = null
-      await ending?.stop()
+      await Promise.all([ending?.stop(), beside.stop()])
       state = 'stopped'
     },
     async setWriter (w) {
