@@ -1,6 +1,5 @@
 import {
-  boxKeyPair, computeVerifier, deriveAuthKeyPair, deriveRwd, deriveUserOprfKey, deriveWrapKey,
-  newSalt, oprf, sealGrant, sealSecret, toHex, fromHex
+  boxKeyPair, deriveLoginKeysV2, deriveUserOprfKey, newSalt, oprf, sealGrant, sealSecret, toHex, fromHex
 } from '@arus/crypto'
 import type { UserRecord } from '@arus/catalog'
 import { ownValue } from '@arus/service'
@@ -8,30 +7,31 @@ import type { PanelContext } from './context.js'
 import { PanelError } from './errors.js'
 
 /** The password-derived part of a user record (spec 1 "User record"; ARCHITECTURE "Login"). */
-export type AccountSecrets = Pick<UserRecord, 'salt' | 'verifier' | 'argon' | 'pub' | 'encPriv' | 'authPub'>
+export type AccountSecrets = Pick<UserRecord, 'keyVersion' | 'salt' | 'verifier' | 'argon' | 'pub' | 'encPriv' | 'authPub'>
 
 /**
- * Derives everything a password determines. The panel can evaluate the OPRF directly
- * because it holds the per-user key; the viewer reaches the same rwd blindly at login.
- * A fresh X25519 keypair is minted each time, so callers must re-seal grants to `pub`.
+ * Derives everything a password determines, always at key schedule 2 (Argon2id at the panel's
+ * current cost before any key; docs/architecture.md "Login"). The panel can evaluate the OPRF
+ * directly because it holds the per-user key; the viewer reaches the same output blindly at
+ * login. A fresh X25519 keypair is minted each time, so callers must re-seal grants to `pub`.
  */
 export async function deriveAccountSecrets (ctx: Pick<PanelContext, 'identity' | 'settings'>, username: string, password: string): Promise<AccountSecrets> {
   if (password.length === 0) throw PanelError.invalid('password must not be empty')
   if (password.length > 1024) throw PanelError.invalid('password must be at most 1024 characters')
   const sk = deriveUserOprfKey(ctx.identity.oprfSeed, username)
-  const rwd = deriveRwd(oprf.evaluate(sk, new TextEncoder().encode(password)))
+  const output = oprf.evaluate(sk, new TextEncoder().encode(password))
   const salt = newSalt()
   const argon = { ...ctx.settings.argon }
-  const verifier = await computeVerifier(rwd, salt, argon)
+  const keys = await deriveLoginKeysV2(output, salt, argon)
   const box = boxKeyPair()
-  const auth = deriveAuthKeyPair(rwd)
   return {
+    keyVersion: 2,
     salt: toHex(salt),
-    verifier: toHex(verifier),
+    verifier: toHex(keys.verifier),
     argon,
     pub: toHex(box.publicKey),
-    encPriv: sealSecret(deriveWrapKey(rwd), box.secretKey),
-    authPub: toHex(auth.publicKey)
+    encPriv: sealSecret(keys.wrapKey, box.secretKey),
+    authPub: toHex(keys.auth.publicKey)
   }
 }
 

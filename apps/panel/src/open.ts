@@ -1,7 +1,7 @@
 import Corestore from 'corestore'
 import Hyperdrive from 'hyperdrive'
 import { createCatalogWriter } from '@arus/catalog'
-import { toHex } from '@arus/crypto'
+import { KEY_SCHEDULE_CURRENT, toHex } from '@arus/crypto'
 import type { Activity, Logger } from '@arus/service'
 import { panelAdmins, panelSnapshots } from './audit.js'
 import type { PanelContext, PanelCore, PanelSettings } from './context.js'
@@ -38,8 +38,10 @@ export async function openPanel (dataDir: string, settings: PanelSettings, compo
     const assets = new Hyperdrive(store.namespace('assets'))
     await assets.ready()
     const meta = await catalog.getMeta('panel')
-    const wanted = { v: 1 as const, assetsKey: toHex(assets.key), serviceName: settings.serviceName }
-    if (!meta || meta.assetsKey !== wanted.assetsKey || meta.serviceName !== wanted.serviceName) await catalog.putMeta('panel', wanted)
+    // keySchedule tells viewers this panel takes a re-key to schedule 2 at login (issue 40): one
+    // write the first time an older panel's data directory opens, none after.
+    const wanted = { v: 1 as const, assetsKey: toHex(assets.key), serviceName: settings.serviceName, keySchedule: KEY_SCHEDULE_CURRENT }
+    if (!meta || meta.assetsKey !== wanted.assetsKey || meta.serviceName !== wanted.serviceName || meta.keySchedule !== wanted.keySchedule) await catalog.putMeta('panel', wanted)
     const core: PanelCore = { paths, settings, identity, catalog, registries: openRegistries(paths), assets, log, activity, now: Date.now }
     const snapshots = panelSnapshots(core)
     const admins = panelAdmins(paths, settings, { activity, beforeDestructive: (what) => snapshots.beforeDestructive(what) })

@@ -43,7 +43,6 @@ function junkValue (r: () => number, depth = 0): unknown {
 const VALID: Record<string, () => Record<string, unknown>> = {
   hello: () => ({ v: 1 }),
   login: () => ({ v: 1, username: 'alice', blinded: hex(32), powNonce: hex(8) }),
-  kdf: () => ({ v: 1, username: 'alice' }),
   session: () => ({ v: 1, username: 'alice', deviceId: hex(32), authSig: hex(64), deviceSig: hex(64) }),
   register: () => ({ v: 1, payload: encodeRegisterPayload({ streamId: 'fuzz1', feedKey: hex(32), key: hex(32), ts: Date.now() }), sig: hex(64) })
 }

@@ -29,10 +29,11 @@ export interface AdminApi {
   close(): Promise<void>
 }
 
-export async function adminApi (t: TestContextLike, over: { env?: Record<string, string>; deps?: Partial<AdminServerDeps> } = {}): Promise<AdminApi> {
-  const dataDir = tmpDir(t, 'panel-http-')
+/** `over.dataDir` opens an existing panel data directory (whose key is `over.panelKey`) instead of a fresh one. */
+export async function adminApi (t: TestContextLike, over: { env?: Record<string, string>; deps?: Partial<AdminServerDeps>; dataDir?: string; panelKey?: string } = {}): Promise<AdminApi> {
+  const dataDir = over.dataDir ?? tmpDir(t, 'panel-http-')
   const env = panelEnv(dataDir, { LOG_LEVEL: 'warn', ...over.env })
-  const { panelKey } = await initPanel(env)
+  const panelKey = over.dataDir === undefined ? (await initPanel(env)).panelKey : over.panelKey ?? ''
   await cliJson(env, ['add-admin', 'root'], 'root-pw\n')
   const config = loadPanelConfig(env)
   const log = createLogger({ name: 'panel-test', level: 'warn', destination: { write: () => {} } })

@@ -75,19 +75,19 @@ describe('viewer login over the DHT', () => {
     expect(found).toBe(true)
   })
 
-  it("kdf answers the record's salt and cost, and an unknown name a stable salt with the accounts' cost, unthrottled", async () => {
-    await link.reader.update({ wait: true })
-    const alice = (await link.reader.getUser('alice'))!
-    expect(await link.rpc.kdf({ username: 'alice' })).toEqual({ v: 1, salt: alice.salt, argon: { opslimit: alice.argon.opslimit, memlimit: alice.argon.memlimit } })
-    const nobody = await link.rpc.kdf({ username: 'nobody' })
-    expect(nobody.salt).toMatch(/^[0-9a-f]{32}$/)
-    expect(await link.rpc.kdf({ username: 'nobody' })).toEqual(nobody) // the same answer every time, as for a real account
-    expect(nobody.argon).toEqual({ opslimit: alice.argon.opslimit, memlimit: alice.argon.memlimit }) // the cost new accounts get
-    expect((await link.rpc.kdf({ username: 'nobody-else' })).salt).not.toBe(nobody.salt)
-    expect(nobody.salt).not.toBe(alice.salt)
-    // No proof of work and no throttle hit (LOCKOUT_THRESHOLD is 3 here): a login still works after.
-    for (let i = 0; i < 5; i++) await link.rpc.kdf({ username: 'erin' })
+  it('serves no kdf method (issue 40): no name, known or not, learns a salt or a cost from the panel', async () => {
+    for (const username of ['alice', 'nobody']) {
+      const err = await link.rpc.request('kdf' as never, { v: 1, username } as never).then(() => null, (e: unknown) => e)
+      expect(err).toBeInstanceOf(RpcError)
+      expect((err as RpcError).code).toBe('RPC_UNKNOWN_METHOD')
+    }
+    // A login still works after (nothing was throttled).
     await expect(viewerLogin(link.rpc, link.reader, { username: 'erin', password: 'erin-pw' })).resolves.toMatchObject({ token: expect.any(String) })
+  })
+
+  it('writes key schedule 2 for every account it creates (Argon2id before any key)', async () => {
+    await link.reader.update({ wait: true })
+    for (const name of ['alice', 'bob', 'carol', 'dave', 'erin']) expect((await link.reader.getUser(name))?.keyVersion).toBe(2)
   })
 
   it('fails a wrong password on the client, before any session', async () => {

@@ -1,8 +1,9 @@
 /**
  * `@arus/crypto` — the cryptography of Arus, as plain functions over `Uint8Array`s.
  *
- * - RFC 9497 OPRF (mode 0x00, ristretto255-SHA512) and the login key schedule built on it:
- *   per-user OPRF keys, rwd, Argon2id verifiers, wrap key, Ed25519 auth key
+ * - RFC 9497 OPRF (mode 0x00, ristretto255-SHA512) and the login key schedules built on it:
+ *   per-user OPRF keys; version 2 stretches the OPRF output with Argon2id before the wrap key
+ *   and the Ed25519 auth key are derived (RFC 9807's order), version 1 (legacy) does not
  *   (ARCHITECTURE.md "Login"; spec 1 "User record", "Authentication").
  * - Secret sealing (`encPriv`), sealed-box grants (`wrapped`), Ed25519-signed tokens,
  *   proof of work for `hello`, report pseudonyms, identity escrow envelopes, pairing codes.
@@ -27,6 +28,7 @@ export type { OprfKeyPair, OprfBlindResult } from './oprf.js'
 
 export { DEFAULT_ARGON, TEST_ARGON, ARGON_LIMITS, validateArgonCost } from './argon.js'
 export type { ArgonCost } from './argon.js'
+export type { LoginKeys } from './kdf.js'
 export {
   deriveUserOprfKey,
   deriveDecoySalt,
@@ -35,6 +37,9 @@ export {
   verifyVerifier,
   deriveWrapKey,
   deriveAuthKeyPair,
+  deriveLoginKeysV1,
+  deriveLoginKeysV2,
+  KEY_SCHEDULE_CURRENT,
   KEY_BYTES,
   SALT_BYTES
 } from './kdf.js'

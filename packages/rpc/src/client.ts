@@ -71,7 +71,6 @@ export function startClient (target: RpcConnection | ProtomuxRPC, init: RpcClien
   return {
     hello: (opts) => call('hello', {}, opts),
     login: (req, opts) => call('login', req, opts),
-    kdf: (req, opts) => call('kdf', req, opts),
     session: (req, opts) => call('session', req, opts),
     register: (req, opts) => call('register', req, opts),
     report: (req, opts) => call('report', req, opts),

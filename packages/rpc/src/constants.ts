@@ -25,3 +25,5 @@ export const MAX_DETAIL_CHARS = 200
 
 /** Domain-separation prefix of the session signed bytes (first line). */
 export const SESSION_SIGNED_PREFIX = 'arus/session/v1\n'
+/** Domain-separation prefix of the re-key signed bytes (first line). */
+export const REKEY_SIGNED_PREFIX = 'arus/rekey/v2\n'

@@ -13,15 +13,15 @@ import { startClient } from './client.js'
 import type { RpcMethod, RpcReply, RpcRequest } from './methods.js'
 import type { RpcErrorBody } from './reasons.js'
 import { startResponder } from './responder.js'
-import type { HelloReply, KdfReply, KdfRequest, LoginReply, LoginRequest, SessionReply, SessionRequest } from './schema-auth.js'
+import type { HelloReply, LoginReply, LoginRequest, SessionReply, SessionRequest } from './schema-auth.js'
 import type { RegisterReply, RegisterRequest } from './schema-register.js'
 import type { ReportReply, ReportRequest } from './schema-report.js'
 
-export { PROTOCOL_VERSION, MAX_REQUEST_BYTES, MAX_REGISTER_PAYLOAD_BYTES, DEFAULT_TIMEOUT_MS, SESSION_SIGNED_PREFIX } from './constants.js'
+export { PROTOCOL_VERSION, MAX_REQUEST_BYTES, MAX_REGISTER_PAYLOAD_BYTES, DEFAULT_TIMEOUT_MS, SESSION_SIGNED_PREFIX, REKEY_SIGNED_PREFIX } from './constants.js'
 export { RpcError, RPC_ERROR_CODES, type RpcErrorCode, type RpcRemoteErrorFields } from './errors.js'
 export { RPC_ERROR_REASONS, COMMON_ERROR_REASONS, ErrorReply, type RpcErrorReason, type RpcErrorBody } from './reasons.js'
 export { METHODS, isRpcMethod, type MethodSpec, type RpcMethod, type RpcRequest, type RpcReply } from './methods.js'
-export { HelloRequest, HelloReply, LoginRequest, LoginReply, KdfRequest, KdfReply, SessionRequest, SessionReply } from './schema-auth.js'
+export { HelloRequest, HelloReply, LoginRequest, LoginReply, Rekey, SessionRequest, SessionReply } from './schema-auth.js'
 export { RegisterRequest, RegisterReply } from './schema-register.js'
 export {
   ReportRequest, ReportReply, ReportEvent, REPORT_CATEGORIES, REPORT_EVENT_KINDS, REPORT_TEXT_MAX, REPORT_EVENTS_MAX,
@@ -31,7 +31,7 @@ export {
   RegisterPayload, parseRegisterPayload, encodeRegisterPayload, registerSignedBytes,
   type RegisterPayloadInput, type RegisterPayloadParse
 } from './register-payload.js'
-export { sessionSignedBytes } from './session-bytes.js'
+export { sessionSignedBytes, rekeySignedBytes } from './session-bytes.js'
 export type { RpcConnection } from './channel.js'
 
 /** What a responder hands every handler besides the request. */
@@ -85,8 +85,6 @@ export interface RpcClient {
   hello (opts?: RpcCallOptions): Promise<HelloReply>
   /** OPRF login step; needs a prior hello and a nonce meeting its difficulty. */
   login (req: Omit<LoginRequest, 'v'>, opts?: RpcCallOptions): Promise<LoginReply>
-  /** A username's Argon2id salt and cost (an older panel: `RPC_UNKNOWN_METHOD`). */
-  kdf (req: Omit<KdfRequest, 'v'>, opts?: RpcCallOptions): Promise<KdfReply>
   /** Enroll this device and get a session token. */
   session (req: Omit<SessionRequest, 'v'>, opts?: RpcCallOptions): Promise<SessionReply>
   /** Publish a signed register payload (text from `encodeRegisterPayload`). */

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { RpcErrorReason } from './reasons.js'
-import { HelloReply, HelloRequest, KdfReply, KdfRequest, LoginReply, LoginRequest, SessionReply, SessionRequest } from './schema-auth.js'
+import { HelloReply, HelloRequest, LoginReply, LoginRequest, SessionReply, SessionRequest } from './schema-auth.js'
 import { RegisterReply, RegisterRequest } from './schema-register.js'
 import { MAX_REPORT_REQUEST_BYTES, ReportReply, ReportRequest } from './schema-report.js'
 
@@ -37,17 +37,11 @@ export const METHODS = {
     errors: ['bad-pow', 'no-challenge', 'locked'],
     summary: 'evaluate a blinded OPRF element after a proof of work'
   },
-  kdf: {
-    request: KdfRequest,
-    reply: KdfReply,
-    errors: [],
-    summary: "give a username's Argon2id salt and cost, so the verifier can start before the replica has the record"
-  },
   session: {
     request: SessionRequest,
     reply: SessionReply,
     errors: ['unauthorized', 'disabled', 'no-challenge', 'locked'],
-    summary: 'enroll a device and issue a panel-signed session token'
+    summary: 'enroll a device and issue a panel-signed session token (re-keying the account to schedule 2 in the same write when asked)'
   },
   register: {
     request: RegisterRequest,

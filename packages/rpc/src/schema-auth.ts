@@ -33,24 +33,22 @@ export const LoginReply = z.strictObject({
 })
 export type LoginReply = z.infer<typeof LoginReply>
 
-/** `kdf` request: the username whose Argon2id salt and cost the client needs for its verifier. */
-export const KdfRequest = z.strictObject({ v: Version, username: Username })
-export type KdfRequest = z.infer<typeof KdfRequest>
-
 /**
- * `kdf` reply: the salt and cost of `user/<username>` as the panel's catalog holds them (for an
- * unknown name, a salt derived from the panel's seed and the panel's current cost, stable per
- * name). Bounds are libsodium's Argon2id limits.
+ * A re-key to login key schedule 2 (docs/architecture.md "Login", "Migration"): the record's
+ * new salt, verifier, auth key and sealed X25519 secret (the key pair itself does not change).
+ * `oldSig` by the record's current auth key and `newSig` by the new one, both over
+ * {@link rekeySignedBytes}. Sent only to a panel whose `meta/panel` says `keySchedule: 2`.
  */
-export const KdfReply = z.strictObject({
-  v: Version,
+export const Rekey = z.strictObject({
+  keyVersion: z.literal(2),
   salt: hexBytes(16),
-  argon: z.strictObject({
-    opslimit: z.number().int().min(1).max(0xffffffff),
-    memlimit: z.number().int().min(8192).max(Number.MAX_SAFE_INTEGER)
-  })
+  verifier: Hex32,
+  authPub: Hex32,
+  encPriv: z.string().regex(/^(?:[0-9a-f]{2}){40,512}$/, 'expected lowercase hex of 40-512 bytes'),
+  oldSig: Hex64,
+  newSig: Hex64
 })
-export type KdfReply = z.infer<typeof KdfReply>
+export type Rekey = z.infer<typeof Rekey>
 
 /** `session` request: device enrollment signed by the user's auth key and the device key. */
 export const SessionRequest = z.strictObject({
@@ -59,16 +57,21 @@ export const SessionRequest = z.strictObject({
   deviceId: Hex32,
   label: text(0, 64).optional(),
   authSig: Hex64,
-  deviceSig: Hex64
+  deviceSig: Hex64,
+  rekey: Rekey.optional()
 })
 export type SessionRequest = z.infer<typeof SessionRequest>
 
-/** `session` reply: the panel-signed session token. */
+/**
+ * `session` reply: the panel-signed session token. `keyVersion` answers a `rekey` only (so a
+ * client that never sends one never sees it): 2 when the record now holds schedule 2.
+ */
 export const SessionReply = z.strictObject({
   v: Version,
   token: z.string().min(1).max(8192),
   expiresAt: EpochMs,
   tokenVersion: Count,
-  deviceCount: Count
+  deviceCount: Count,
+  keyVersion: z.number().int().min(1).max(255).optional()
 })
 export type SessionReply = z.infer<typeof SessionReply>

@@ -34,7 +34,6 @@ export const validPayload = encodeRegisterPayload({ streamId: 'news.1', feedKey:
 export const BASES: Record<RpcMethod, Record<string, unknown>> = {
   hello: { v: 1 },
   login: { v: 1, username: 'alice', blinded: hexOf(32), powNonce: '00ff' },
-  kdf: { v: 1, username: 'alice' },
   session: { v: 1, username: 'alice', deviceId: hexOf(32), label: 'tv', authSig: hexOf(64), deviceSig: hexOf(64) },
   register: { v: 1, payload: validPayload, sig: hexOf(64) }
 }

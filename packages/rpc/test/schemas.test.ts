@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
-  COMMON_ERROR_REASONS, ErrorReply, HelloReply, KdfReply, KdfRequest, LoginRequest, MAX_REQUEST_BYTES, METHODS, PROTOCOL_VERSION,
-  RPC_ERROR_CODES, RPC_ERROR_REASONS, RegisterRequest, SessionReply, SessionRequest, sessionSignedBytes
+  COMMON_ERROR_REASONS, ErrorReply, HelloReply, LoginRequest, MAX_REQUEST_BYTES, METHODS, PROTOCOL_VERSION,
+  RPC_ERROR_CODES, RPC_ERROR_REASONS, RegisterRequest, SESSION_SIGNED_PREFIX, SessionReply, SessionRequest, rekeySignedBytes, sessionSignedBytes
 } from '@arus/rpc'
 import { hexOf } from './helpers.js'
 
@@ -9,7 +9,7 @@ describe('constants and tables', () => {
   it('fixes the wire constants', () => {
     expect(PROTOCOL_VERSION).toBe(1)
     expect(MAX_REQUEST_BYTES).toBe(65536)
-    expect(Object.keys(METHODS)).toEqual(['hello', 'login', 'kdf', 'session', 'register', 'report'])
+    expect(Object.keys(METHODS)).toEqual(['hello', 'login', 'session', 'register', 'report'])
   })
 
   it('lists only known reasons per method, and codes are package-prefixed', () => {
@@ -50,17 +50,31 @@ describe('schemas', () => {
     expect(SessionReply.safeParse({ ...reply, tokenVersion: -1 }).success).toBe(false)
   })
 
-  it('kdf: a username in, a 16-byte salt and a cost inside libsodium\'s Argon2id limits out', () => {
-    expect(KdfRequest.safeParse({ v: 1, username: 'alice' }).success).toBe(true)
-    expect(KdfRequest.safeParse({ v: 1, username: '' }).success).toBe(false)
-    expect(KdfRequest.safeParse({ v: 1, username: 'alice', extra: 1 }).success).toBe(false)
-    const reply = { v: 1, salt: hexOf(16), argon: { opslimit: 3, memlimit: 64 * 1024 * 1024 } }
-    expect(KdfReply.safeParse(reply).success).toBe(true)
-    expect(KdfReply.safeParse({ ...reply, salt: hexOf(32) }).success).toBe(false)
-    expect(KdfReply.safeParse({ ...reply, argon: { opslimit: 0, memlimit: 8192 } }).success).toBe(false)
-    expect(KdfReply.safeParse({ ...reply, argon: { opslimit: 1, memlimit: 8191 } }).success).toBe(false)
-    expect(KdfReply.safeParse({ ...reply, argon: { opslimit: 2 ** 32, memlimit: 8192 } }).success).toBe(false)
-    expect(KdfReply.safeParse({ ...reply, argon: { opslimit: 1, memlimit: 8192, p: 1 } }).success).toBe(false)
+  it('session may carry a rekey: schedule 2 only, hex of the right sizes, both signatures, nothing else', () => {
+    const session = { v: 1, username: 'alice', deviceId: hexOf(32), authSig: hexOf(64), deviceSig: hexOf(64) }
+    const rekey = { keyVersion: 2, salt: hexOf(16), verifier: hexOf(32), authPub: hexOf(32), encPriv: hexOf(72), oldSig: hexOf(64), newSig: hexOf(64) }
+    expect(SessionRequest.safeParse({ ...session, rekey }).success).toBe(true)
+    expect(SessionRequest.safeParse({ ...session, rekey: { ...rekey, keyVersion: 1 } }).success).toBe(false)
+    expect(SessionRequest.safeParse({ ...session, rekey: { ...rekey, keyVersion: 3 } }).success).toBe(false)
+    expect(SessionRequest.safeParse({ ...session, rekey: { ...rekey, salt: hexOf(32) } }).success).toBe(false)
+    expect(SessionRequest.safeParse({ ...session, rekey: { ...rekey, encPriv: hexOf(39) } }).success).toBe(false)
+    expect(SessionRequest.safeParse({ ...session, rekey: { ...rekey, encPriv: hexOf(513) } }).success).toBe(false)
+    expect(SessionRequest.safeParse({ ...session, rekey: { ...rekey, argon: { opslimit: 1, memlimit: 8192 } } }).success).toBe(false)
+    const { newSig: _n, ...unsigned } = rekey
+    expect(SessionRequest.safeParse({ ...session, rekey: unsigned }).success).toBe(false)
+    const reply = { v: 1, token: 't', expiresAt: 1, tokenVersion: 0, deviceCount: 0 }
+    expect(SessionReply.safeParse({ ...reply, keyVersion: 2 }).success).toBe(true)
+    expect(SessionReply.safeParse({ ...reply, keyVersion: 0 }).success).toBe(false)
+  })
+
+  it('rekeySignedBytes: its own first line, every field and the cost on a line, bad input refused', () => {
+    const fields = { salt: hexOf(16), verifier: hexOf(32), authPub: hexOf(32), encPriv: hexOf(72) }
+    const text = new TextDecoder().decode(rekeySignedBytes(hexOf(32, 1), 'alice', hexOf(32, 2), fields, { opslimit: 3, memlimit: 65536 }))
+    expect(text).toBe(['arus/rekey/v2', hexOf(32, 1), 'alice', hexOf(32, 2), fields.salt, fields.verifier, fields.authPub, fields.encPriv, '3', '65536'].join('\n'))
+    expect(text.startsWith(SESSION_SIGNED_PREFIX)).toBe(false)
+    expect(() => rekeySignedBytes(hexOf(32, 1), 'alice', hexOf(32, 2), { ...fields, salt: 'x\nsalt' }, { opslimit: 3, memlimit: 65536 })).toThrow(/hex/)
+    expect(() => rekeySignedBytes(hexOf(32, 1), 'alice', hexOf(32, 2), fields, { opslimit: 1.5, memlimit: 65536 })).toThrow(/whole/)
+    expect(() => rekeySignedBytes(hexOf(31, 1), 'alice', hexOf(32, 2), fields, { opslimit: 3, memlimit: 65536 })).toThrow(/32 bytes/)
   })
 
   it('register checks the payload text inside the request', () => {

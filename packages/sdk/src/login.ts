@@ -1,9 +1,10 @@
 import b4a from 'b4a'
 import type { CatalogReader, UserRecord } from '@arus/catalog'
 import {
-  deriveAuthKeyPair, deriveRwd, deriveWrapKey, fromHex, oprf, openGrant, openSecret, sign, solvePow, toHex, type KeyPair
+  KEY_SCHEDULE_CURRENT, deriveLoginKeysV1, deriveLoginKeysV2, fromHex, newSalt, oprf, openGrant, openSecret, sealSecret,
+  sign, solvePow, toHex, type KeyPair
 } from '@arus/crypto'
-import { RpcError, sessionSignedBytes, type RpcClient } from '@arus/rpc'
+import { RpcError, rekeySignedBytes, sessionSignedBytes, type Rekey, type RpcClient } from '@arus/rpc'
 import { LOGIN_CATALOG_WAIT_MS, LOGIN_ENROLL_WAIT_MS } from './constants.js'
 import { SdkError } from './errors.js'
 import { PhaseTrace } from './trace.js'
@@ -39,16 +40,36 @@ const CHALLENGE_RETRIES = 3
 
 /**
  * Spec 3 "Authentication" 1, docs/rpc-protocol.md "Login, step by step": hello → proof of work →
- * OPRF login → read user/<name> from the verified replica → finalize → unseal (a wrong password
- * fails here, client-side) → session.
+ * OPRF login → read user/<name> from the verified replica → finalize → the record's key
+ * schedule → unseal (a wrong password fails here, client-side) → session.
  *
- * The replica read does not depend on the panel's answers, so it runs beside the OPRF round;
- * the blinding and the finalize run while the link or the read is still waited for; every step
- * is recorded on `trace` (docs/benchmarks.md "Login phases"). The record's Argon2id verifier is
- * not recomputed here: it proves nothing the seal does not, and an attacker never computes it
- * (docs/architecture.md "Why the client runs no Argon2id").
+ * Key schedule 2 (docs/architecture.md "Login") runs Argon2id at the record's cost on the OPRF
+ * output before any key exists; a schedule-1 record opens without it, and the login re-keys it
+ * to schedule 2 inside the same session call when the panel takes re-keys (`meta/panel`). The
+ * replica read does not depend on the panel's answers, so it runs beside the OPRF round; the
+ * blinding and the finalize run while the link or the read is still waited for; every step is
+ * recorded on `trace` (docs/benchmarks.md "Login phases").
+ *
+ * A session refused because the record changed under the login (another device re-keyed it
+ * first, a password set) is retried once against the new record.
  */
 export async function runLogin (link: RpcClient | Promise<RpcClient | null>, reader: CatalogReader, init: LoginInit, trace = new PhaseTrace()): Promise<LoginOutcome> {
+  try {
+    return await loginOnce(link, reader, init, trace)
+  } catch (err) {
+    if (!(err instanceof StaleRecord)) throw err
+  }
+  try {
+    return await loginOnce(link, reader, init, trace)
+  } catch (err) {
+    throw err instanceof StaleRecord ? SdkError.wrongPassword() : err
+  }
+}
+
+/** The session was refused and the replica's record is not the one the keys came from. */
+class StaleRecord extends Error {}
+
+async function loginOnce (link: RpcClient | Promise<RpcClient | null>, reader: CatalogReader, init: LoginInit, trace: PhaseTrace): Promise<LoginOutcome> {
   const input = b4a.from(init.password, 'utf8')
   // The replica read needs no answer from the panel: it starts at once, beside the link wait.
   const reading = readUser(reader, init.username, trace)
@@ -63,36 +84,37 @@ export async function runLogin (link: RpcClient | Promise<RpcClient | null>, rea
   const { reply, blind } = await oprfRound(rpc, init.username, input, blinded, trace)
   // Finalized while the replica read may still run (a wrong evaluation is reported after the
   // record: an unknown user stays a wrong password).
-  let rwd: Uint8Array | null = null
+  let output: Uint8Array | null = null
   let finalizeError: unknown = null
   try {
-    rwd = deriveRwd(oprf.finalize(input, blind, fromHex(reply.evaluated, 32)))
+    output = oprf.finalize(input, blind, fromHex(reply.evaluated, 32))
   } catch (err) {
     finalizeError = err
   }
   const user = await reading
   if (user === null) throw SdkError.wrongPassword()
-  if (rwd === null) throw finalizeError
-  // A wrong password fails here, on the client: the X25519 secret is sealed under a key from rwd
-  // (XSalsa20-Poly1305), and it does not open. So a wrong password never reaches `session`.
-  let userSecret: Uint8Array
-  try {
-    userSecret = await trace.time('unseal', () => openSecret(deriveWrapKey(rwd), user.encPriv))
-  } catch {
-    throw SdkError.wrongPassword()
-  }
-  const auth = deriveAuthKeyPair(rwd)
-  const keys = await trace.time('grants', () => unsealGrants(user, userSecret))
+  if (output === null) throw finalizeError
+  const opened = await openAccount(reader, user, output, trace)
+  const keys = await trace.time('grants', () => unsealGrants(user, opened.userSecret))
   const deviceKey = await device
   const deviceId = toHex(deviceKey.publicKey)
-  const signed = sessionSignedBytes(fromHex(reply.sessionChallenge, 32), init.username, deviceId)
-  const session = await trace.time('session call', () => call(() => rpc.session({
-    username: init.username,
-    deviceId,
-    ...(init.label === undefined ? {} : { label: init.label }),
-    authSig: toHex(sign(signed, auth.secretKey)),
-    deviceSig: toHex(sign(signed, deviceKey.secretKey))
-  })))
+  const challenge = fromHex(reply.sessionChallenge, 32)
+  const signed = sessionSignedBytes(challenge, init.username, deviceId)
+  const rekey = opened.next === null ? undefined : signRekey(opened.next, opened.auth, challenge, init.username, deviceId, user)
+  let session
+  try {
+    session = await trace.time('session call', () => call(() => rpc.session({
+      username: init.username,
+      deviceId,
+      ...(init.label === undefined ? {} : { label: init.label }),
+      authSig: toHex(sign(signed, opened.auth.secretKey)),
+      deviceSig: toHex(sign(signed, deviceKey.secretKey)),
+      ...(rekey === undefined ? {} : { rekey })
+    })))
+  } catch (err) {
+    if (err instanceof SdkError && err.code === 'SDK_WRONG_PASSWORD' && await recordChanged(reader, init.username, user)) throw new StaleRecord()
+    throw err
+  }
   // The wait for the replica to show the new enrollment starts at once (bounded; it runs beside
   // the display list in the player); login resolves only after it.
   const waiting = trace.time('enrollment wait', () => enrolled(reader, init.username, deviceId, session.tokenVersion))
@@ -107,6 +129,64 @@ export async function runLogin (link: RpcClient | Promise<RpcClient | null>, rea
     keys
   }
   return { state, enrolled: waiting }
+}
+
+/** The opened account: its X25519 secret, the auth key the session is signed with, and a re-key to offer. */
+interface OpenedAccount {
+  userSecret: Uint8Array
+  auth: KeyPair
+  /** Schedule-2 fields for a schedule-1 record, when the panel takes a re-key. */
+  next: { salt: string; verifier: string; encPriv: string; auth: KeyPair } | null
+}
+
+/**
+ * Derives the record's keys from the OPRF output and opens its seal. Schedule 2: Argon2id at
+ * the record's cost, then the seal. Schedule 1: the seal at once (a wrong password fails before
+ * any Argon2id), then, if the panel takes re-keys, the schedule-2 keys under a fresh salt with
+ * the same X25519 secret sealed under the new wrap key (so `pub` and every grant stay).
+ */
+async function openAccount (reader: CatalogReader, user: UserRecord, output: Uint8Array, trace: PhaseTrace): Promise<OpenedAccount> {
+  const version = user.keyVersion ?? 1
+  if (version > KEY_SCHEDULE_CURRENT) throw SdkError.loginFailed(`the account uses login key schedule ${version}; this SDK knows 1 and ${KEY_SCHEDULE_CURRENT}: update the app`)
+  if (version === 2) {
+    const keys = await trace.time('stretch', () => deriveLoginKeysV2(output, fromHex(user.salt, 16), user.argon))
+    return { userSecret: await unseal(keys.wrapKey, user.encPriv, trace), auth: keys.auth, next: null }
+  }
+  const legacy = deriveLoginKeysV1(output)
+  const userSecret = await unseal(legacy.wrapKey, user.encPriv, trace)
+  if (!(await panelTakesRekey(reader))) return { userSecret, auth: legacy.auth, next: null }
+  const salt = newSalt()
+  const keys = await trace.time('stretch', () => deriveLoginKeysV2(output, salt, user.argon))
+  const encPriv = sealSecret(keys.wrapKey, userSecret)
+  return { userSecret, auth: legacy.auth, next: { salt: toHex(salt), verifier: toHex(keys.verifier), encPriv, auth: keys.auth } }
+}
+
+/** A wrong password fails here, on the client: the X25519 secret's seal does not open. */
+async function unseal (wrapKey: Uint8Array, encPriv: string, trace: PhaseTrace): Promise<Uint8Array> {
+  try {
+    return await trace.time('unseal', () => openSecret(wrapKey, encPriv))
+  } catch {
+    throw SdkError.wrongPassword()
+  }
+}
+
+/** The panel says it takes a re-key to schedule 2 (`meta/panel.keySchedule`); an older panel does not. */
+async function panelTakesRekey (reader: CatalogReader): Promise<boolean> {
+  const meta = await reader.getMeta('panel').catch(() => null)
+  return (meta?.keySchedule ?? 1) >= 2
+}
+
+function signRekey (next: NonNullable<OpenedAccount['next']>, oldAuth: KeyPair, challenge: Uint8Array, username: string, deviceId: string, user: UserRecord): Rekey {
+  const fields = { salt: next.salt, verifier: next.verifier, authPub: toHex(next.auth.publicKey), encPriv: next.encPriv }
+  const bytes = rekeySignedBytes(challenge, username, deviceId, fields, user.argon)
+  return { keyVersion: 2, ...fields, oldSig: toHex(sign(bytes, oldAuth.secretKey)), newSig: toHex(sign(bytes, next.auth.secretKey)) }
+}
+
+/** After a refused session: does the replica (brought up to date, bounded) hold other keys than `used`? */
+async function recordChanged (reader: CatalogReader, username: string, used: UserRecord): Promise<boolean> {
+  await reader.update({ wait: true, timeoutMs: LOGIN_CATALOG_WAIT_MS }).catch(() => false)
+  const now = await reader.getUser(username).catch(() => null)
+  return now !== null && (now.authPub !== used.authPub || now.encPriv !== used.encPriv)
 }
 
 async function oprfRound (rpc: RpcClient, username: string, input: Uint8Array, first: ReturnType<typeof oprf.blind>, trace: PhaseTrace) {

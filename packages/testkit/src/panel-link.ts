@@ -40,7 +40,6 @@ export async function linkToPanel (t: TestContextLike, testnet: Testnet, panelKe
   const rpc: RpcClient = {
     hello: (...a) => current().rpc.hello(...a),
     login: (...a) => current().rpc.login(...a),
-    kdf: (...a) => current().rpc.kdf(...a),
     session: (...a) => current().rpc.session(...a),
     register: (...a) => current().rpc.register(...a),
     report: (...a) => current().rpc.report(...a),

@@ -1,15 +1,17 @@
 import {
-  computeVerifier, constantTimeEqual, deriveAuthKeyPair, deriveRwd, deriveWrapKey, fromHex, generateSigningKeyPair,
-  oprf, openGrant, openSecret, sign, solvePow, toHex
+  deriveLoginKeysV1, deriveLoginKeysV2, fromHex, generateSigningKeyPair, newSalt, oprf, openGrant, openSecret, sealSecret, sign,
+  solvePow, toHex
 } from '@arus/crypto'
 import type { CatalogReader, UserRecord } from '@arus/catalog'
-import { sessionSignedBytes, type RpcClient } from '@arus/rpc'
+import { rekeySignedBytes, sessionSignedBytes, type RpcClient, type SessionRequest } from '@arus/rpc'
 
 /**
  * The viewer side of login (spec 3 "Authentication" 1), written from docs/rpc-protocol.md, for
  * tests that need many real enrolled devices without an SDK engine each:
- * hello → PoW → OPRF login → read user/<name> from the replicated catalog → finalize →
- * check the Argon2id verifier (a wrong password fails here, client-side) → unseal → session.
+ * hello → PoW → OPRF login → read user/<name> from the replicated catalog → finalize → the
+ * record's key schedule (2: Argon2id first) → unseal (a wrong password fails here, client-side)
+ * → session. `rekey: true` re-keys a schedule-1 record in the session call, as the SDK does;
+ * `tamperRekey` changes the signed re-key before it is sent (hostile-client tests).
  */
 export interface ViewerLogin {
   token: string
@@ -28,7 +30,9 @@ export async function viewerLogin (rpc: RpcClient, reader: CatalogReader, init: 
   password: string
   device?: { publicKey: Uint8Array; secretKey: Uint8Array }
   label?: string
-}): Promise<ViewerLogin> {
+  rekey?: boolean
+  tamperRekey?: (rekey: NonNullable<SessionRequest['rekey']>) => NonNullable<SessionRequest['rekey']>
+}): Promise<ViewerLogin & { keyVersion?: number | undefined }> {
   const device = init.device ?? generateSigningKeyPair()
   const hello = await rpc.hello()
   const nonce = solvePow(fromHex(hello.challenge, 32), hello.difficulty)
@@ -36,24 +40,37 @@ export async function viewerLogin (rpc: RpcClient, reader: CatalogReader, init: 
   const { blind, blindedElement } = oprf.blind(input)
   const reply = await rpc.login({ username: init.username, blinded: toHex(blindedElement), powNonce: toHex(nonce) })
   const output = oprf.finalize(input, blind, fromHex(reply.evaluated, 32))
-  const rwd = deriveRwd(output)
 
   await reader.update({ wait: true })
   const user = await reader.getUser(init.username)
   if (!user) throw new WrongPasswordError('unknown user or wrong password')
-  const verifier = await computeVerifier(rwd, fromHex(user.salt, 16), user.argon)
-  if (!constantTimeEqual(verifier, fromHex(user.verifier, 32))) throw new WrongPasswordError('unknown user or wrong password')
-
-  const priv = openSecret(deriveWrapKey(rwd), user.encPriv)
-  const auth = deriveAuthKeyPair(rwd)
+  const keys2 = user.keyVersion === 2 ? await deriveLoginKeysV2(output, fromHex(user.salt, 16), user.argon) : deriveLoginKeysV1(output)
+  let priv: Uint8Array
+  try {
+    priv = openSecret(keys2.wrapKey, user.encPriv)
+  } catch {
+    throw new WrongPasswordError('unknown user or wrong password')
+  }
+  const auth = keys2.auth
   const deviceId = toHex(device.publicKey)
-  const msg = sessionSignedBytes(fromHex(reply.sessionChallenge, 32), init.username, deviceId)
+  const challenge = fromHex(reply.sessionChallenge, 32)
+  const msg = sessionSignedBytes(challenge, init.username, deviceId)
+  let rekey: SessionRequest['rekey']
+  if (init.rekey === true && user.keyVersion === undefined) {
+    const salt = newSalt()
+    const next = await deriveLoginKeysV2(output, salt, user.argon)
+    const fields = { salt: toHex(salt), verifier: toHex(next.verifier), authPub: toHex(next.auth.publicKey), encPriv: sealSecret(next.wrapKey, priv) }
+    const bytes = rekeySignedBytes(challenge, init.username, deviceId, fields, user.argon)
+    rekey = { keyVersion: 2, ...fields, oldSig: toHex(sign(bytes, auth.secretKey)), newSig: toHex(sign(bytes, next.auth.secretKey)) }
+    if (init.tamperRekey) rekey = init.tamperRekey(rekey)
+  }
   const session = await rpc.session({
     username: init.username,
     deviceId,
     ...(init.label !== undefined ? { label: init.label } : {}),
     authSig: toHex(sign(msg, auth.secretKey)),
-    deviceSig: toHex(sign(msg, device.secretKey))
+    deviceSig: toHex(sign(msg, device.secretKey)),
+    ...(rekey === undefined ? {} : { rekey })
   })
   const keys = new Map<string, Uint8Array>()
   for (const [id, sealed] of Object.entries(user.wrapped)) keys.set(id, openGrant(sealed, fromHex(user.pub, 32), priv))

@@ -3,6 +3,7 @@ import { PanelError } from '../errors.js'
 import { grant, revoke } from '../ops/grants.js'
 import { parseUsername } from '../ops/ids.js'
 import { allUsers } from '../ops/user-scan.js'
+import { keyScheduleStatus, resetLegacyUsers } from '../ops/key-schedule.js'
 import * as users from '../ops/users.js'
 import { listStreams } from '../ops/streams.js'
 import { withStore } from './context.js'
@@ -63,5 +64,18 @@ export function userCommands (program: Command, cli: DaemonCli): void {
       const lines = ['users:', ...result.users.map((u) => `  ${u.username}  ${u.status}  grants: ${u.grants.join(',') || '-'}`),
         'streams:', ...result.streams.map((s) => `  ${s.id}  ${s.type}  ${s.status}  ${s.redirect ? `redirect ${s.url}` : `feed ${s.feedKey ?? '-'}`}  "${s.title}"`)]
       out(result, lines.join('\n'))
+    })
+  program.command('key-schedule').description('how many users are still on login key schedule 1 (keys without Argon2id), and who (needs the store)')
+    .action(async () => {
+      const s = await withStore(io, (ctx) => keyScheduleStatus(ctx))
+      const names = s.v1Users.length === 0 ? '' : `\nschedule 1: ${s.v1Users.join(', ')}${s.v1UsersTruncated ? ', …' : ''}`
+      out(s, `${s.users} users: ${s.v2} on schedule ${s.current}, ${s.v1} on schedule 1${names}`)
+    })
+  program.command('reset-legacy-users').description('force a password reset on every schedule-1 user (each needs set-password before it can log in again)')
+    .option('--yes', 'confirm: every schedule-1 user loses its password')
+    .action(async (opts: { yes?: boolean }) => {
+      if (opts.yes !== true) throw PanelError.invalid('reset-legacy-users needs --yes: every schedule-1 user loses its password')
+      const r = await withStore(io, (ctx) => resetLegacyUsers(ctx))
+      out(r, r.reset.length === 0 ? 'no schedule-1 users' : `reset ${r.reset.length} users: ${r.reset.join(', ')}`)
     })
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from '@arus/service'
 import type { PanelContext } from '../context.js'
 import { ChangedReply, grant, GrantBody, revoke, RevokeReply } from '../ops/grants.js'
 import { setUserPackages, UserPackagesBody } from '../ops/packages.js'
+import { KeyScheduleReply, keyScheduleStatus, ResetLegacyBody, ResetLegacyReply, resetLegacyUsers } from '../ops/key-schedule.js'
 import * as users from '../ops/users.js'
 import { CreateUserBody, DevicesReply, ListUsersQuery, MaxDevicesBody, PasswordBody, UserPage, UserStatusBody, UserView } from '../ops/users.js'
 import { panelRoute } from './panel-route.js'
@@ -36,4 +37,8 @@ export function userRoutes (app: FastifyInstance, ctx: PanelContext): void {
     async ({ params }) => revoke(ctx, params.u, params.id))
   panelRoute(app, { method: 'POST', url: '/api/users/:u/packages', tag, summary: "Replace the user's packages and materialize the grants at once", params: UserParams, body: UserPackagesBody, response: UserView },
     async ({ params, body }) => { await setUserPackages(ctx, params.u, body.packages); return await users.getUser(ctx, params.u) })
+  panelRoute(app, { method: 'GET', url: '/api/key-schedule', tag, summary: 'Login key schedules: how many users are still on schedule 1 (keys without Argon2id), and who', response: KeyScheduleReply },
+    async () => await keyScheduleStatus(ctx))
+  panelRoute(app, { method: 'POST', url: '/api/key-schedule/reset', tag, summary: 'Force a password reset on every schedule-1 user {confirm: true}: each needs a new password to log in', body: ResetLegacyBody, response: ResetLegacyReply },
+    async () => await resetLegacyUsers(ctx))
 }

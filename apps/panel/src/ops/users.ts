@@ -10,8 +10,10 @@ import { defaultPackages } from './packages.js'
 
 /** Admin operations on viewer accounts (spec 1 "Users" routes and Admin CLI). Shared by CLI and HTTP. */
 
-export type UserSummary = Omit<UserRecord, 'salt' | 'verifier' | 'encPriv' | 'wrapped' | 'authPub'> & {
+export type UserSummary = Omit<UserRecord, 'salt' | 'verifier' | 'encPriv' | 'wrapped' | 'authPub' | 'keyVersion'> & {
   username: string
+  /** The login key schedule (docs/architecture.md "Login"): 1 until the account re-keys or gets a new password. */
+  keyVersion: number
   grants: string[]
   /** Provenance (spec 1 "User record"): the packages held and the grants given by hand. */
   packages: string[]
@@ -19,9 +21,9 @@ export type UserSummary = Omit<UserRecord, 'salt' | 'verifier' | 'encPriv' | 'wr
 }
 
 export function summarizeUser (username: string, u: UserRecord, entitlements: Record<string, Entitlement> = {}): UserSummary {
-  const { salt: _s, verifier: _v, encPriv: _e, wrapped, authPub: _a, ...rest } = u
+  const { salt: _s, verifier: _v, encPriv: _e, wrapped, authPub: _a, keyVersion, ...rest } = u
   const ent = entitlementOf(entitlements, username, u)
-  return { username, ...rest, grants: Object.keys(wrapped).sort(), packages: ent.packages, manualGrants: ent.manual.filter((id) => Object.hasOwn(wrapped, id)) }
+  return { username, ...rest, keyVersion: keyVersion ?? 1, grants: Object.keys(wrapped).sort(), packages: ent.packages, manualGrants: ent.manual.filter((id) => Object.hasOwn(wrapped, id)) }
 }
 
 /** {@link summarizeUser} with the user's provenance read from the registry. */
@@ -176,7 +178,8 @@ export const UserView = z.object({
   grants: z.array(z.string()).describe('Stream ids sealed to the user'),
   manualGrants: z.array(z.string()).describe('Grants given by hand (a user from before packages: every grant)'),
   packages: z.array(z.string()).describe('Package names the user holds'),
-  pub: z.string().describe('The user X25519 public key (hex)')
+  pub: z.string().describe('The user X25519 public key (hex)'),
+  keyVersion: z.number().describe('Login key schedule: 2 stretches the password with Argon2id before any key; 1 (accounts from before issue 40) until the next login with a re-keying SDK or a new password')
 })
 
 export const UserPage = z.object({ users: z.array(UserView), next: z.string().nullable() })

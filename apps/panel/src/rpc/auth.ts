@@ -1,8 +1,8 @@
 import { keys as catalogKeys, type UserRecord } from '@arus/catalog'
 import {
-  createPowChallenge, deriveDecoySalt, deriveUserOprfKey, fromHex, oprf, randomBytes, signToken, toHex, verify, verifyPow
+  createPowChallenge, deriveUserOprfKey, fromHex, oprf, randomBytes, signToken, toHex, verify, verifyPow
 } from '@arus/crypto'
-import { sessionSignedBytes, type RpcContext, type RpcErrorBody, type RpcReply, type RpcRequest } from '@arus/rpc'
+import { rekeySignedBytes, sessionSignedBytes, type Rekey, type RpcContext, type RpcErrorBody, type RpcReply, type RpcRequest } from '@arus/rpc'
 import type { AnalyticsRecorder } from '../analytics/index.js'
 import type { PanelContext } from '../context.js'
 import type { PanelMetrics } from '../metrics.js'
@@ -34,6 +34,11 @@ export function enrollDevice (u: UserRecord, deviceId: string, label: string, no
   // Past maxDevices the oldest enrollments are evicted (spec 1 "States and transitions").
   while (devices.length > u.maxDevices) devices.splice(devices.findIndex((d) => d.deviceId !== deviceId), 1)
   return { ...u, devices }
+}
+
+/** `u` re-keyed to schedule 2: new salt, verifier, auth key and seal; the X25519 pair, grants and cost stay. */
+function withRekey (u: UserRecord, rekey: Rekey): UserRecord {
+  return { ...u, keyVersion: 2, salt: rekey.salt, verifier: rekey.verifier, authPub: rekey.authPub, encPriv: rekey.encPriv }
 }
 
 /** `analytics` counts what `metrics` counts (spec 1 "Analytics"); it alone sees the username, only to hash it. */
@@ -72,16 +77,6 @@ export function createAuthHandlers (ctx: PanelContext, throttle: Throttle, metri
       return { v: 1, evaluated: toHex(evaluated), sessionChallenge: toHex(s.sessionChallenge) }
     },
 
-    async kdf (req: RpcRequest<'kdf'>): Promise<RpcReply<'kdf'>> {
-      // The salt and cost the viewer's replica will show for user/<name>, so its Argon2id starts
-      // with the OPRF reply instead of after the record's blocks arrive (docs/architecture.md "The
-      // first login"). The catalog is public to viewers, so this tells nothing new; an unknown
-      // name still gets a salt (stable per name) and the current cost, like a real one.
-      const user = await ctx.catalog.getUser(req.username)
-      if (user !== null) return { v: 1, salt: user.salt, argon: { opslimit: user.argon.opslimit, memlimit: user.argon.memlimit } }
-      return { v: 1, salt: toHex(deriveDecoySalt(ctx.identity.oprfSeed, req.username)), argon: { opslimit: ctx.settings.argon.opslimit, memlimit: ctx.settings.argon.memlimit } }
-    },
-
     async session (req: RpcRequest<'session'>, call: CallContext): Promise<RpcReply<'session'> | Err> {
       const s = state(call)
       const challenge = s.sessionChallenge
@@ -99,13 +94,32 @@ export function createAuthHandlers (ctx: PanelContext, throttle: Throttle, metri
         verify(msg, fromHex(req.deviceSig, 64), fromHex(req.deviceId, 32))
       if (!ok || !user) { metrics.loginsFailed.inc(); analytics.loginFailed(); return { error: 'unauthorized' } }
       if (user.status !== 'active') { metrics.loginsFailed.inc(); analytics.loginFailed(); return { error: 'disabled' } }
+      const rekey = req.rekey
+      if (rekey !== undefined) {
+        // Only a schedule-1 record re-keys, and only with both keys' signatures (the old one
+        // proves the password as the session signature did; the new one proves the client holds
+        // the key it asks the panel to write).
+        if (user.keyVersion !== undefined) return { error: 'invalid-request', detail: 'the account is already on key schedule 2' }
+        const signed = rekeySignedBytes(challenge, req.username, req.deviceId, rekey, user.argon)
+        if (!verify(signed, fromHex(rekey.oldSig, 64), fromHex(user.authPub, 32)) || !verify(signed, fromHex(rekey.newSig, 64), fromHex(rekey.authPub, 32))) {
+          metrics.loginsFailed.inc(); analytics.loginFailed(); return { error: 'unauthorized' }
+        }
+      }
       const now = ctx.now()
       let enrolled: UserRecord = user
+      let rekeyed = false
       await ctx.catalog.updateUser(req.username, (u) => {
         if (!u) return undefined
         enrolled = enrollDevice(u, req.deviceId, req.label ?? '', now)
+        // The enrollment and the re-key are one write; a record that changed since it was
+        // checked (a password set, another device's re-key) keeps what it has.
+        if (rekey !== undefined && u.keyVersion === undefined && u.authPub === user.authPub) {
+          enrolled = withRekey(enrolled, rekey)
+          rekeyed = true
+        }
         return enrolled === u ? undefined : enrolled
       })
+      if (rekeyed) ctx.activity.record({ event: 'user.rekeyed', username: req.username, keyVersion: 2 }, 'account moved to key schedule 2')
       throttle.reset(keys)
       const expiresAt = now + ctx.settings.sessionTtlMs
       const token = signToken({ v: 1, typ: 'session', sub: req.username, dev: req.deviceId, tv: enrolled.tokenVersion, iat: now, exp: expiresAt }, ctx.identity.secretKey)
@@ -113,7 +127,10 @@ export function createAuthHandlers (ctx: PanelContext, throttle: Throttle, metri
       metrics.sessionsIssued.inc()
       analytics.loginSucceeded()
       analytics.sessionIssued(req.username)
-      return { v: 1, token, expiresAt, tokenVersion: enrolled.tokenVersion, deviceCount: enrolled.devices.length }
+      return {
+        v: 1, token, expiresAt, tokenVersion: enrolled.tokenVersion, deviceCount: enrolled.devices.length,
+        ...(rekey === undefined ? {} : { keyVersion: enrolled.keyVersion ?? 1 })
+      }
     }
   }
 }

@@ -72,7 +72,11 @@ const panelMetaShape = {
   serviceName: z.string().max(SERVICE_NAME_MAX)
 }
 
-/** The panel's public metadata (`meta/panel`): the assets drive key and the service name. */
-export const PanelMetaRecord = z.strictObject(panelMetaShape)
+/**
+ * The panel's public metadata (`meta/panel`): the assets drive key, the service name and, from
+ * issue 40 on, the newest login key schedule the panel accepts a re-key to (`keySchedule`;
+ * absent: the panel predates re-keying, and a client must not offer one).
+ */
+export const PanelMetaRecord = z.strictObject({ ...panelMetaShape, keySchedule: z.literal(2).optional() })
 export type PanelMetaRecord = z.infer<typeof PanelMetaRecord>
-export const PanelMetaRecordLoose = z.object(panelMetaShape)
+export const PanelMetaRecordLoose = z.object({ ...panelMetaShape, keySchedule: z.int().min(1).max(255).optional() })

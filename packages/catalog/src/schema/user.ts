@@ -23,9 +23,19 @@ const argonShape = { opslimit: z.int().min(1), memlimit: z.int().min(1) }
 const Argon = z.strictObject(argonShape)
 const ArgonLoose = z.object(argonShape)
 
-function userShape (device: typeof Device | typeof DeviceLoose, argon: typeof Argon | typeof ArgonLoose) {
+/**
+ * The login key schedule of `salt`/`verifier`/`encPriv`/`authPub` (docs/architecture.md "Login"):
+ * absent on records from before issue 40 (schedule 1, so they stay byte-identical), 2 on every
+ * record written since. Writers know only 1 (absent) and 2; readers take any later number so a
+ * future schedule reads as "needs a newer SDK", not as a broken catalog.
+ */
+const KeyVersion = z.literal(2).optional()
+const KeyVersionLoose = z.int().min(2).max(255).optional()
+
+function userShape (device: typeof Device | typeof DeviceLoose, argon: typeof Argon | typeof ArgonLoose, keyVersion: typeof KeyVersion | typeof KeyVersionLoose) {
   return {
     v: z.literal(RECORD_VERSION),
+    keyVersion,
     salt: hexBytes(16),
     verifier: hexBytes(32),
     argon,
@@ -50,11 +60,12 @@ function uniqueDevices (rec: { devices: Array<{ deviceId: string }> }, ctx: z.Re
 
 /**
  * An account (`user/<username>`). Spec: /work/shared/spec/1-panel.md "User record".
- * `authPub` is the Ed25519 auth key derived from the password (proves it at session time);
+ * `authPub` is the Ed25519 auth key derived from the password (proves it at session time),
+ * `keyVersion` the key schedule it came from (absent = 1);
  * `wrapped[streamId]` is the stream key sealed to `pub`.
  */
-export const UserRecord = z.strictObject(userShape(Device, Argon)).superRefine(uniqueDevices)
+export const UserRecord = z.strictObject(userShape(Device, Argon, KeyVersion)).superRefine(uniqueDevices)
 export type UserRecord = z.infer<typeof UserRecord>
 
 /** Read-side variant: same rules, unknown fields dropped instead of refused. */
-export const UserRecordLoose = z.object(userShape(DeviceLoose, ArgonLoose)).superRefine(uniqueDevices)
+export const UserRecordLoose = z.object(userShape(DeviceLoose, ArgonLoose, KeyVersionLoose)).superRefine(uniqueDevices)
