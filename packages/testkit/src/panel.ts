@@ -18,6 +18,8 @@ export interface PanelInit {
   env?: Record<string, string>
   /** Data directory, kept afterwards. Default: a temp dir removed on teardown. */
   dataDir?: string
+  /** `dataDir` already holds a panel (`init` was run there, e.g. a committed fixture) whose key is this: no `init`. */
+  existingPanelKey?: string
   /** The admin created with `add-admin`. Default `admin` with a generated password. */
   admin?: HttpLogin
   /** Viewer accounts created with `create-user` before the panel runs. */
@@ -100,7 +102,7 @@ export async function startPanel (t: TestContextLike | undefined, init: PanelIni
 
   try {
     init.signal?.throwIfAborted()
-    const { panelKey } = await cli<{ panelKey: string }>(['init'])
+    const panelKey = init.existingPanelKey ?? (await cli<{ panelKey: string }>(['init'])).panelKey
     await cli(['add-admin', admin.name], `${admin.password}\n`)
     for (const user of init.users ?? []) await cli(['create-user', user.name], `${user.password}\n`)
     // Only this first start-up is bound to init.signal: a later start() is the caller's own.
