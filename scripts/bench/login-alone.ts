@@ -37,7 +37,7 @@ try {
   console.log(`${VIEWERS} fresh viewers, one after another, no encoder running (medians):`)
   console.log(`  JS thread busy ${median(logins.map((l) => l.mainMs)).toFixed(1)} ms, process CPU ${median(logins.map((l) => l.cpuMs)).toFixed(1)} ms (over connect() and login())`)
   console.log(`  login        ${median(logins.map((l) => l.ms)).toFixed(1)} ms (min ${Math.min(...logins.map((l) => l.ms))}, max ${Math.max(...logins.map((l) => l.ms))})`)
-  for (const name of ['panel link', 'hello', 'proof of work', 'oprf call', 'user record', 'unseal', 'session call', 'enrollment wait', 'display list']) {
+  for (const name of ['panel link', 'device key', 'catalog update', 'hello', 'proof of work', 'oprf call', 'user record', 'stretch', 'unseal', 'grants', 'session call', 'enrollment wait', 'display list']) {
     console.log(`  ${name.padEnd(16)} starts at ${phase(name, 'startMs')} ms, takes ${phase(name, 'ms')} ms`)
   }
 } finally {

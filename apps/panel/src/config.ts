@@ -12,6 +12,9 @@ export const panelEnvSchema = z.object({
   ...swarmEnv,
   SERVICE_NAME: env.str({ default: 'arus', min: 1, max: 64 }).describe('Service name shown to operators and in notifications.'),
   ...adminAuthEnv,
+  // Narrower than the other daemons': since login key schedule 2 every viewer device runs this
+  // Argon2id at login (docs/architecture.md "Login", "Cost on small devices").
+  ARGON2_MEM_KIB: env.int({ min: 8, max: 262_144, default: 65_536 }).describe('Argon2id memory cost in KiB for new admin verifiers and viewer passwords (key schedule 2: every viewer device allocates it once per login, so at most 262144, 256 MiB). Existing accounts keep their recorded cost until their password is set again.'),
   LEGACY_PUBLISHER: env.bool(true).describe('Accept registers signed with the legacy shared publisher key from init (implicit scope *). Set 0 once every site is enrolled.'),
   POW_DIFFICULTY: env.int({ min: 0, max: 24, default: 12 }).describe('Leading zero bits the login proof of work needs.'),
   SESSION_TTL_HOURS: env.int({ min: 1, max: 8760, default: 168 }).describe('Lifetime of a viewer session token (offline validity after revocation).'),

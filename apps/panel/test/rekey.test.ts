@@ -137,3 +137,12 @@ describe('schedule-1 accounts, from the admin side', () => {
     expect(await cliJson(e, ['key-schedule'])).toMatchObject({ v1: 0, v2: 2 })
   })
 })
+
+describe('the cost every viewer device pays', () => {
+  it('the panel refuses an Argon2id memory cost above 256 MiB at boot, naming the variable', async () => {
+    const { loadPanelConfig } = await import('../src/config.js')
+    expect(() => loadPanelConfig({ ARGON2_MEM_KIB: '524288' })).toThrow(/ARGON2_MEM_KIB/)
+    expect(loadPanelConfig({ ARGON2_MEM_KIB: '262144' }).ARGON2_MEM_KIB).toBe(262144)
+    expect(loadPanelConfig({}).ARGON2_MEM_KIB).toBe(65536)
+  })
+})

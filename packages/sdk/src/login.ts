@@ -149,16 +149,25 @@ async function openAccount (reader: CatalogReader, user: UserRecord, output: Uin
   const version = user.keyVersion ?? 1
   if (version > KEY_SCHEDULE_CURRENT) throw SdkError.loginFailed(`the account uses login key schedule ${version}; this SDK knows 1 and ${KEY_SCHEDULE_CURRENT}: update the app`)
   if (version === 2) {
-    const keys = await trace.time('stretch', () => deriveLoginKeysV2(output, fromHex(user.salt, 16), user.argon))
+    const keys = await stretch(output, fromHex(user.salt, 16), user, trace)
     return { userSecret: await unseal(keys.wrapKey, user.encPriv, trace), auth: keys.auth, next: null }
   }
   const legacy = deriveLoginKeysV1(output)
   const userSecret = await unseal(legacy.wrapKey, user.encPriv, trace)
   if (!(await panelTakesRekey(reader))) return { userSecret, auth: legacy.auth, next: null }
   const salt = newSalt()
-  const keys = await trace.time('stretch', () => deriveLoginKeysV2(output, salt, user.argon))
+  const keys = await stretch(output, salt, user, trace)
   const encPriv = sealSecret(keys.wrapKey, userSecret)
   return { userSecret, auth: legacy.auth, next: { salt: toHex(salt), verifier: toHex(keys.verifier), encPriv, auth: keys.auth } }
+}
+
+/** Argon2id at the record's cost (libsodium's thread pool); a device that cannot allocate it gets a clear error. */
+async function stretch (output: Uint8Array, salt: Uint8Array, user: UserRecord, trace: PhaseTrace): Promise<Awaited<ReturnType<typeof deriveLoginKeysV2>>> {
+  try {
+    return await trace.time('stretch', () => deriveLoginKeysV2(output, salt, user.argon))
+  } catch (err) {
+    throw SdkError.loginFailed(`Argon2id at the account's cost (${Math.round(user.argon.memlimit / 1048576)} MiB, ${user.argon.opslimit} passes) failed on this device`, err)
+  }
 }
 
 /** A wrong password fails here, on the client: the X25519 secret's seal does not open. */
