@@ -17,7 +17,6 @@
  */
 import { register } from 'node:module'
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 
 register('../docs/alias-hooks.mjs', import.meta.url)
 const { ARUS_BINS, cleanupAll, createTestnet, runBinJson, startPanel, tmpDir } = await import('@arus/testkit')

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises'
 // schedule 2 (the committed fixture, packages/testkit/fixtures/README.md), the real SDK logging in
 // over a local testnet. The record is rewritten once (inside the first login's enrollment write),
 // later logins write nothing, the grants unseal before and after, and the keys an SDK of before
-// issue 40 derives no longer open the record (docs/sdk.md "Login key schedules").
+// issue 40 derives no longer open the record (packages/sdk/README.md "Login key schedules").
 const ctx = { onTestFinished: () => {} }
 let testnet: Testnet
 let fixture: ReturnType<typeof panelV1Fixture>
@@ -78,7 +78,7 @@ describe('a schedule-1 account meets the new SDK', () => {
     expect(third.length).toBe(after.length + 1)
     expect((await link.reader.getUser('alice'))!.salt).toBe(now.salt)
 
-    // The compatibility rule (docs/sdk.md): an SDK from before issue 40 derives the schedule-1 wrap
+    // The compatibility rule (packages/sdk/README.md): an SDK from before issue 40 derives the schedule-1 wrap
     // key, which opened the old record and does not open the re-keyed one, so it reports a wrong
     // password for this account from now on. Computed here with the panel's own OPRF key (the
     // fixture's data directory), as that SDK would reach the same output blindly.

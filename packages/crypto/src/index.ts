@@ -31,7 +31,6 @@ export type { ArgonCost } from './argon.js'
 export type { LoginKeys } from './kdf.js'
 export {
   deriveUserOprfKey,
-  deriveDecoySalt,
   deriveRwd,
   computeVerifier,
   verifyVerifier,

@@ -29,7 +29,6 @@ const USER_KEY_INFO_PREFIX = 'arus-user:'
 const RWD_LABEL = 'arus/v1/rwd'
 const WRAP_KEY_LABEL = 'arus/v1/wrap-key'
 const AUTH_SEED_LABEL = 'arus/v1/auth-seed'
-const DECOY_SALT_LABEL = 'arus/v1/decoy-salt'
 const RWD_V2_LABEL = 'arus/v2/rwd'
 const PRK_V2_LABEL = 'arus/v2/prk'
 const WRAP_KEY_V2_LABEL = 'arus/v2/wrap-key'
@@ -54,17 +53,6 @@ export function deriveUserOprfKey (masterSeed: Uint8Array, username: string): Ui
   assertBytes('masterSeed', masterSeed, KEY_BYTES)
   assertNonEmptyString('username', username)
   return oprf.deriveKeyPair(masterSeed, utf8Encode(USER_KEY_INFO_PREFIX + username, 'username')).sk
-}
-
-/**
- * The salt the panel gives for a username without an account (the RPC `kdf` method answers
- * unknown names alike): BLAKE2b-256 keyed with a subkey of the master seed, over the username,
- * cut to {@link SALT_BYTES}. Stable per name; without the seed it looks like any random salt.
- */
-export function deriveDecoySalt (masterSeed: Uint8Array, username: string): Uint8Array {
-  assertBytes('masterSeed', masterSeed, KEY_BYTES)
-  assertNonEmptyString('username', username)
-  return blake2b256(utf8Encode(username, 'username'), deriveSubkey(masterSeed, DECOY_SALT_LABEL)).slice(0, SALT_BYTES)
 }
 
 /** rwd (32 bytes) from the 64-byte OPRF output. */

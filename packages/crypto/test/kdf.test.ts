@@ -6,10 +6,8 @@ import {
   computeVerifier,
   deriveAuthKeyPair,
   deriveRwd,
-  deriveDecoySalt,
   deriveUserOprfKey,
   deriveWrapKey,
-  blake2b256,
   newSalt,
   oprf,
   sign,
@@ -22,26 +20,6 @@ import { codeOf, rejectionCode } from './helpers.js'
 
 const MASTER = new Uint8Array(32).fill(9)
 const rwdOf = (seed: number): Uint8Array => deriveRwd(new Uint8Array(64).fill(seed))
-
-describe('deriveDecoySalt', () => {
-  it('is a 16-byte salt, stable per (master seed, username), keyed by a subkey of the seed', () => {
-    const a = deriveDecoySalt(MASTER, 'nobody')
-    expect(a).toHaveLength(16)
-    expect(toHex(a)).toBe(toHex(deriveDecoySalt(MASTER, 'nobody')))
-    expect(toHex(a)).not.toBe(toHex(deriveDecoySalt(MASTER, 'nobody2')))
-    expect(toHex(a)).not.toBe(toHex(deriveDecoySalt(new Uint8Array(32).fill(8), 'nobody')))
-    const subkey = blake2b256(new TextEncoder().encode('arus/v1/decoy-salt'), MASTER)
-    expect(toHex(a)).toBe(toHex(blake2b256(new TextEncoder().encode('nobody'), subkey).subarray(0, 16)))
-    // Not the OPRF key's bytes, not the seed's: nothing of either is given away.
-    expect(toHex(MASTER)).not.toContain(toHex(a))
-    expect(toHex(deriveUserOprfKey(MASTER, 'nobody'))).not.toContain(toHex(a))
-  })
-
-  it('validates its inputs', () => {
-    expect(codeOf(() => deriveDecoySalt(new Uint8Array(31), 'a'))).toBe('CRYPTO_BAD_LENGTH')
-    expect(codeOf(() => deriveDecoySalt(MASTER, ''))).toBe('CRYPTO_BAD_INPUT')
-  })
-})
 
 describe('deriveUserOprfKey', () => {
   it('is deterministic per (master seed, username) and matches DeriveKeyPair with info "arus-user:<name>"', () => {
