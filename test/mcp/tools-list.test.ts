@@ -10,9 +10,11 @@ import { startMcp } from './harness.js'
 /** The spec's table, by group and class. */
 const SPEC = {
   panel: {
-    R: ['panel_status', 'panel_observability', 'panel_analytics', 'panel_list_users', 'panel_get_user', 'panel_list_devices', 'panel_list_streams', 'panel_list_packages', 'panel_get_package', 'panel_list_sources', 'panel_source_channels', 'panel_list_categories', 'panel_vod_config', 'panel_list_publishers', 'panel_list_reports', 'panel_list_alerts', 'panel_list_admins'],
+    R: ['panel_status', 'panel_observability', 'panel_analytics', 'panel_list_users', 'panel_get_user', 'panel_list_devices', 'panel_list_streams', 'panel_list_packages', 'panel_get_package', 'panel_list_sources', 'panel_source_channels', 'panel_list_categories', 'panel_vod_config', 'panel_list_publishers', 'panel_list_reports', 'panel_list_alerts', 'panel_list_admins',
+      'panel_key_schedule'], // beyond the spec's table: login key schedules (issue 40)
     W: ['panel_create_user', 'panel_set_user_password', 'panel_set_user_status', 'panel_set_max_devices', 'panel_logout_all', 'panel_grant', 'panel_set_user_packages', 'panel_add_stream', 'panel_set_stream_meta', 'panel_set_stream_art', 'panel_add_package', 'panel_set_package', 'panel_add_source', 'panel_set_source', 'panel_sync_source', 'panel_set_category', 'panel_rename_category', 'panel_set_vod_config', 'panel_add_publisher', 'panel_set_publisher_scopes', 'panel_set_publisher_status', 'panel_ack_report', 'panel_resolve_report', 'panel_test_notify', 'panel_add_admin', 'panel_set_admin_password'],
-    D: ['panel_delete_user', 'panel_revoke_device', 'panel_revoke_grant', 'panel_delete_stream', 'panel_delete_package', 'panel_delete_source', 'panel_merge_categories', 'panel_delete_category', 'panel_remove_publisher', 'panel_remove_admin']
+    D: ['panel_delete_user', 'panel_revoke_device', 'panel_revoke_grant', 'panel_delete_stream', 'panel_delete_package', 'panel_delete_source', 'panel_merge_categories', 'panel_delete_category', 'panel_remove_publisher', 'panel_remove_admin',
+      'panel_reset_legacy_users'] // beyond the spec's table (issue 40)
   },
   broadcaster: {
     R: ['broadcaster_health', 'broadcaster_status', 'broadcaster_capabilities', 'broadcaster_list_channels', 'broadcaster_get_channel', 'broadcaster_channel_logs', 'broadcaster_incidents', 'broadcaster_analytics', 'broadcaster_list_admins'],

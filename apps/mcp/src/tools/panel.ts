@@ -36,6 +36,7 @@ export function panelTools (t: RouteTables): ToolDef[] {
     r({ name: 'panel_list_reports', route: 'GET /api/reports', klass: 'R', title: 'List viewer problem reports', untrusted: true }),
     r({ name: 'panel_list_alerts', route: 'GET /api/alerts', klass: 'R', title: 'List alerts', untrusted: true }),
     r({ name: 'panel_list_admins', route: 'GET /api/admins', klass: 'R', title: 'List panel admins' }),
+    r({ name: 'panel_key_schedule', route: 'GET /api/key-schedule', klass: 'R', title: 'Login key schedules: users still on schedule 1 (keys without Argon2id)' }),
     // writes
     r({ name: 'panel_create_user', route: 'POST /api/users', klass: 'W', title: 'Create a user', transform: users }),
     r({ name: 'panel_set_user_password', route: 'POST /api/users/:u/password', klass: 'W', title: 'Set a user\'s password', idempotent: true, transform: users }),
@@ -76,6 +77,7 @@ export function panelTools (t: RouteTables): ToolDef[] {
     r({ name: 'panel_delete_source', route: 'DELETE /api/sources/:name', klass: 'D', title: 'Delete a remote source' }),
     r({ name: 'panel_delete_category', route: 'DELETE /api/categories/:slug', klass: 'D', title: 'Drop a category\'s registry entry (records keep their tag)', extra: {} }),
     r({ name: 'panel_remove_publisher', route: 'DELETE /api/publishers/:name', klass: 'D', title: 'Remove a publisher' }),
+    r({ name: 'panel_reset_legacy_users', route: 'POST /api/key-schedule/reset', klass: 'D', title: 'Force a password reset on every schedule-1 user (each needs a new password to log in)' }),
     r({ name: 'panel_remove_admin', route: 'DELETE /api/admins/:name', klass: 'D', title: 'Remove a panel admin (if it is the tool server\'s own, update the config afterwards)' }),
     listStreams(),
     setStreamArt(),
