@@ -15,7 +15,7 @@ export const RPC_ERROR_REASONS = {
   'bad-pow': 'the nonce does not reach the difficulty for the current challenge',
   'no-challenge': 'no unused challenge on this connection: call `hello` (before login) or `login` (before session) first',
   locked: 'too many attempts; wait `retryAfter` seconds',
-  unauthorized: 'a signature did not verify (session: auth or device signature, or no such account; register: payload signature; report: the session token is invalid, expired or no longer live)',
+  unauthorized: 'a signature did not verify (session: auth, device or re-key signature, or no such account; register: payload signature; report: the session token is invalid, expired or no longer live)',
   disabled: 'the account is disabled',
   'unknown-publisher': 'the payload names a publisher that is not enrolled',
   revoked: 'the payload\'s publisher is revoked',
