@@ -100,4 +100,29 @@ describe('a schedule-1 account meets the new SDK', () => {
     expect(await measure()).toEqual(before)
     expect((await link.reader.getUser('bob'))!.keyVersion).toBeUndefined()
   }, 60_000)
+
+  it('two new devices of a schedule-1 account at once: both log in, the account is re-keyed once', async () => {
+    const before = await measure()
+    const old = (await link.reader.getUser('bob'))!
+    expect(old.keyVersion).toBeUndefined()
+    const logins = await Promise.all([0, 1].map(async () => {
+      const p = player(tmpDir(ctx, 'arus-viewer-'))
+      await p.connect()
+      const list = await loginWithRetry(p, 'bob', fixture.users.bob.password, { attempts: 20, delayMs: 250 })
+      const phases = p.diagnostics().lastLogin?.phases.map((ph) => ph.name) ?? []
+      await p.stop()
+      return { ids: list.map((i) => i.id), hellos: phases.filter((n) => n === 'hello').length }
+    }))
+    for (const l of logins) expect(l.ids).toEqual(fixture.users.bob.grants)
+    const now = (await link.reader.getUser('bob'))!
+    expect(now.keyVersion).toBe(2)
+    expect(now.pub).toBe(old.pub)
+    expect(now.devices).toHaveLength(2)
+    // Two enrollments and one re-key: two or three appends (a login that lost the race to a
+    // re-key of the other device starts once more against the new record: a second hello).
+    const after = await measure()
+    expect(after.length - before.length).toBeGreaterThanOrEqual(2)
+    expect(after.length - before.length).toBeLessThanOrEqual(3)
+    console.log(`concurrent re-key: hellos per login ${logins.map((l) => l.hellos).join(', ')}, appends ${after.length - before.length}`)
+  }, 60_000)
 })

@@ -90,6 +90,9 @@ describe('re-key to schedule 2 at login', () => {
     expect(Object.fromEntries([...second.keys].map(([id, k]) => [id, toHex(k)]))).toEqual(fixture.streamKeys)
     expect(await measure(link)).toEqual(after)
     await expect(viewerLogin(link.rpc, link.reader, { username: 'alice', password: 'alice-v1-passwordX', device })).rejects.toBeInstanceOf(WrongPasswordError)
+    // A re-key of a record already on schedule 2 is refused and writes nothing.
+    expect(await reason(viewerLogin(link.rpc, link.reader, { username: 'alice', password: fixture.users.alice.password, device, rekey: 'always' }))).toBe('invalid-request')
+    expect(await measure(link)).toEqual(after)
   })
 
 })

@@ -30,7 +30,8 @@ export async function viewerLogin (rpc: RpcClient, reader: CatalogReader, init: 
   password: string
   device?: { publicKey: Uint8Array; secretKey: Uint8Array }
   label?: string
-  rekey?: boolean
+  /** true: re-key a schedule-1 record as the SDK does; 'always': send one whatever the record (a hostile client). */
+  rekey?: boolean | 'always'
   tamperRekey?: (rekey: NonNullable<SessionRequest['rekey']>) => NonNullable<SessionRequest['rekey']>
 }): Promise<ViewerLogin & { keyVersion?: number | undefined }> {
   const device = init.device ?? generateSigningKeyPair()
@@ -56,7 +57,7 @@ export async function viewerLogin (rpc: RpcClient, reader: CatalogReader, init: 
   const challenge = fromHex(reply.sessionChallenge, 32)
   const msg = sessionSignedBytes(challenge, init.username, deviceId)
   let rekey: SessionRequest['rekey']
-  if (init.rekey === true && user.keyVersion === undefined) {
+  if ((init.rekey === true && user.keyVersion === undefined) || init.rekey === 'always') {
     const salt = newSalt()
     const next = await deriveLoginKeysV2(output, salt, user.argon)
     const fields = { salt: toHex(salt), verifier: toHex(next.verifier), authPub: toHex(next.auth.publicKey), encPriv: sealSecret(next.wrapKey, priv) }
