@@ -4,7 +4,8 @@ import { sha512 } from '@noble/hashes/sha2.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type UserRecord } from '@arus/catalog'
 import {
-  computeVerifier, DEFAULT_ARGON, deriveLoginKeysV1, deriveLoginKeysV2, deriveUserOprfKey, fromHex, oprf, randomBytes, toHex
+  computeVerifier, DEFAULT_ARGON, deriveLoginKeysV1, deriveLoginKeysV2, deriveRwd, deriveUserOprfKey, deriveWrapKey, fromHex, openSecret, oprf,
+  randomBytes, toHex
 } from '@arus/crypto'
 import { cleanupAll, createTestnet, panelV1Fixture, type Testnet } from '@arus/testkit'
 import { cliJson, linkToPanel, panelEnv, spawnPanel } from './helpers.js'
@@ -25,10 +26,22 @@ const DST = new Uint8Array([...enc.encode('HashToGroup-OPRFV1-'), 0x00, ...enc.e
 const u16 = (n: number) => Uint8Array.of(n >> 8, n & 0xff)
 
 /** RFC 9497 Evaluate by the key holder, variable-time (an attacker has no timing to hide). */
+const FINALIZE = enc.encode('Finalize')
 function fastEvaluate (k: bigint, input: Uint8Array): Uint8Array {
   const element = ristretto255_hasher.hashToCurve(input, { DST }) as InstanceType<typeof Point>
   const unblinded = element.multiplyUnsafe(k).toBytes()
-  return sha512(new Uint8Array([...u16(input.length), ...input, ...u16(unblinded.length), ...unblinded, ...enc.encode('Finalize')]))
+  const msg = new Uint8Array(2 + input.length + 2 + unblinded.length + FINALIZE.length)
+  msg.set(u16(input.length), 0)
+  msg.set(input, 2)
+  msg.set(u16(unblinded.length), 2 + input.length)
+  msg.set(unblinded, 4 + input.length)
+  msg.set(FINALIZE, 4 + input.length + unblinded.length)
+  return sha512(msg)
+}
+
+/** Does `key` open `sealed`? (The seal is authenticated: only the right key opens it.) */
+function opens (key: Uint8Array, sealed: string): boolean {
+  try { openSecret(key, sealed); return true } catch { return false }
 }
 
 /** One bare Argon2id at `cost` (the project's verifier function: Argon2id of 32 bytes), in ms. */
@@ -73,7 +86,8 @@ describe('an offline guesser with the panel seed and the catalog', () => {
   it('schedule 1: a guess costs one OPRF evaluation and a hash — far below one Argon2id', async () => {
     expect(alice.keyVersion).toBeUndefined()
     const k = Point.Fn.fromBytes(deriveUserOprfKey(seed, 'alice'))
-    const check = (guess: string) => toHex(deriveLoginKeysV1(fastEvaluate(k, enc.encode(guess))).auth.publicKey) === alice.authPub
+    // The cheapest test of a guess: the schedule-1 wrap key straight from the output, tried on encPriv.
+    const check = (guess: string) => opens(deriveWrapKey(deriveRwd(fastEvaluate(k, enc.encode(guess)))), alice.encPriv)
     const guesses = Array.from({ length: 200 }, (_, i) => `guess-${i}`)
     guesses.splice(137, 0, fixture.users.alice.password)
     const times: number[] = []
@@ -95,7 +109,7 @@ describe('an offline guesser with the panel seed and the catalog', () => {
     expect(carol.argon).toEqual(DEFAULT_ARGON)
     const k = Point.Fn.fromBytes(deriveUserOprfKey(seed, 'carol'))
     const salt = fromHex(carol.salt, 16)
-    const check = async (guess: string) => toHex((await deriveLoginKeysV2(fastEvaluate(k, enc.encode(guess)), salt, carol.argon)).auth.publicKey) === carol.authPub
+    const check = async (guess: string) => opens((await deriveLoginKeysV2(fastEvaluate(k, enc.encode(guess)), salt, carol.argon)).wrapKey, carol.encPriv)
     // Interleaved with bare Argon2id runs at the same cost, so both see the same machine load.
     const checks: number[] = []
     const argons: number[] = []
@@ -115,5 +129,6 @@ describe('an offline guesser with the panel seed and the catalog', () => {
     const v1 = deriveLoginKeysV1(fastEvaluate(k, enc.encode(CAROL_PASSWORD)))
     expect(toHex(v1.auth.publicKey)).not.toBe(carol.authPub)
     expect([carol.verifier, carol.authPub]).not.toContain(toHex(v1.wrapKey))
+    expect(opens(v1.wrapKey, carol.encPriv)).toBe(false)
   }, 60_000)
 })
