@@ -250,7 +250,7 @@ describe('broadcaster with a real panel', () => {
     await waitFor(async () => {
       const v = await view('live1')
       return v.registered && v.registerError === null
-    }, { timeoutMs: 10_000, message: 'registered again' })
+    }, { timeoutMs: 20_000, message: 'registered again' })
   }, 60_000)
 
   it('resumes desired-running channels at boot with the same feed identity', async () => {

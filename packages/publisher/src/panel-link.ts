@@ -72,7 +72,11 @@ interface Entry {
   error: string | null
   lastOkAt: number | null
   lastTs: number
+  /** The newest send's number: only its answer counts (an older one may still be out on a dying connection). */
+  seq: number
   inflight: Promise<void> | null
+  /** The connection the in-flight send went out on. */
+  inflightOn: RpcClient | null
   again: boolean
 }
 
@@ -88,9 +92,8 @@ export function createPanelLink (components: { swarm: Hyperswarm; log: Logger },
   let closed = false
   let heartbeat: NodeJS.Timeout | null = null
 
-  async function sendOnce (streamId: string, e: Entry): Promise<void> {
-    const client = rpc
-    if (!client || closed) return
+  async function sendOnce (streamId: string, e: Entry, client: RpcClient): Promise<void> {
+    const seq = ++e.seq
     const desired = e.desired
     const ts = Math.max(now(), e.lastTs + 1)
     e.lastTs = ts
@@ -110,12 +113,14 @@ export function createPanelLink (components: { swarm: Hyperswarm; log: Logger },
     const sig = hex(sign(new TextEncoder().encode(payload), init.publisherKey))
     try {
       const reply = await client.register({ payload, sig })
+      if (seq !== e.seq) return
       e.acked = JSON.stringify(desired)
       e.error = null
       e.lastOkAt = now()
       if (reply.changed) log.info({ event: 'register.ok', streamId, type: desired.type ?? 'live', feedKey: desired.feedKey }, 'registered with the panel')
       else log.debug({ event: 'register.unchanged', streamId }, 'register unchanged (the panel wrote nothing)')
     } catch (err) {
+      if (seq !== e.seq) return
       if (err instanceof RpcError && err.code === 'RPC_REMOTE_ERROR') {
         e.acked = null
         e.error = err.reason ?? err.message
@@ -128,12 +133,22 @@ export function createPanelLink (components: { swarm: Hyperswarm; log: Logger },
 
   function send (streamId: string): void {
     const e = entries.get(streamId)
-    if (!e || !rpc) return
-    if (e.inflight) { e.again = true; return }
-    e.inflight = sendOnce(streamId, e).finally(() => {
+    const client = rpc
+    if (!e || !client || closed) return
+    // One register at a time per stream on a connection; but a send still out on an older
+    // connection (one hyperswarm is about to drop, or a half-dead one) does not hold the
+    // stream back until its RPC timeout: the newest connection gets its own send now, and
+    // the older answer is ignored when it comes (seq).
+    if (e.inflight && e.inflightOn === client) { e.again = true; return }
+    e.again = false
+    const inflight: Promise<void> = sendOnce(streamId, e, client).finally(() => {
+      if (e.inflight !== inflight) return
       e.inflight = null
+      e.inflightOn = null
       if (e.again && entries.get(streamId) === e) { e.again = false; send(streamId) }
     })
+    e.inflight = inflight
+    e.inflightOn = client
   }
 
   const sendAll = () => { for (const id of entries.keys()) send(id) }
@@ -164,7 +179,7 @@ export function createPanelLink (components: { swarm: Hyperswarm; log: Logger },
       heartbeat.unref()
     },
     set (streamId, registration, key) {
-      const e = entries.get(streamId) ?? { desired: registration, key, acked: null, error: null, lastOkAt: null, lastTs: 0, inflight: null, again: false }
+      const e = entries.get(streamId) ?? { desired: registration, key, acked: null, error: null, lastOkAt: null, lastTs: 0, seq: 0, inflight: null, inflightOn: null, again: false }
       e.desired = { ...registration, category: [...registration.category] }
       e.key = key
       entries.set(streamId, e)
