@@ -103,6 +103,21 @@ describe('arus-testnet bin', () => {
     expect(await testnet.exit()).toEqual({ code: 0, signal: null })
   })
 
+  it('runs one node per --hosts address, each bound to exactly that address', async () => {
+    const testnet = run([bin, '--hosts', '127.0.0.2,127.0.0.3,127.0.0.4'])
+    const line = await testnet.nextLine('BOOTSTRAP line')
+    expect(line).toMatch(/^BOOTSTRAP=127\.0\.0\.2:\d+$/)
+    const client = new HyperDHT({ bootstrap: parseBootstrap(line.slice('BOOTSTRAP='.length)), host: '127.0.0.1', firewalled: false })
+    onTestFinished(() => client.destroy())
+    await within(10_000, 'client bootstrap', client.fullyBootstrapped())
+    // The nodes past the bootstrap one answered from their own addresses (bound to 0.0.0.0
+    // they would answer from 127.0.0.1); the bootstrap node stays out of a client's table.
+    const hosts = new Set(client.toArray().map((node: { host: string }) => node.host))
+    expect([...hosts].sort()).toEqual(['127.0.0.3', '127.0.0.4'])
+    testnet.child.kill('SIGTERM')
+    expect(await testnet.exit()).toEqual({ code: 0, signal: null })
+  })
+
   it('fails with exit 1 when the --port is taken, instead of moving to another port', async () => {
     const holder = run([bin])
     const taken = (await holder.nextLine('BOOTSTRAP line')).split(':')[1] as string
@@ -116,7 +131,9 @@ describe('arus-testnet bin', () => {
     [['--port', 'x'], '--port must be an integer'],
     [['--size', '0'], '--size must be in 1..32'],
     [['--host', '0.0.0.0'], '--host must be a dialable IPv4 address'],
-    [['--host'], '--host needs a value']
+    [['--host'], '--host needs a value'],
+    [['--hosts', '127.0.0.2,127.0.0.2'], '--hosts must list 1..32 distinct'],
+    [['--hosts', '127.0.0.2,nope'], '--hosts must list 1..32 distinct']
   ])('rejects %j with exit 2 and a usage message', async (args, message) => {
     const proc = run([bin, ...args])
     expect((await proc.exit()).code).toBe(2)

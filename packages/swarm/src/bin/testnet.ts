@@ -31,7 +31,9 @@ async function main (argv: readonly string[]): Promise<number> {
     process.once('SIGINT', resolve)
     process.once('SIGTERM', resolve)
   })
-  const testnet = await startLocalTestnet({ host: args.host, port: args.port, size: args.size })
+  const testnet = await startLocalTestnet(args.hosts === null
+    ? { host: args.host, port: args.port, size: args.size }
+    : { hosts: args.hosts, port: args.port })
   // The first stdout line is the contract: scripts and tests read it to find the DHT.
   await write(process.stdout, `BOOTSTRAP=${formatBootstrap(testnet.bootstrap)}\n`)
 
