@@ -60,6 +60,10 @@ apt_install ssh openssh-client --no-install-recommends
 # patch(1): the React Native binding's react-native-bare-kit patch is checked against the published package.
 apt_install patch patch --no-install-recommends
 if [ -z "${ARUS_SKIP_CHROMIUM:-}" ]; then apt_install chromium chromium --no-install-recommends; fi
+# The network lab (packages/lab): nftables for its NAT routers, gcc for its delay stage
+# (iproute2's ip and tc are on every Debian machine).
+apt_install nft nftables --no-install-recommends
+apt_install gcc gcc --no-install-recommends
 # The native Android SDK's Kotlin core (mobile/android): a JDK, JUnit 4 and Android's org.json
 # (the Kotlin compiler itself comes from npm in mobile/android/scripts/build.sh).
 apt_install java openjdk-17-jdk-headless --no-install-recommends

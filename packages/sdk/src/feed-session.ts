@@ -23,7 +23,16 @@ export interface FeedSessionInit {
   quietStart?: boolean
 }
 
-interface PeerBytes { downloaded: number; uploaded: number }
+/** Bytes of this feed exchanged with one peer, and the peer's address as this device's socket sees it. */
+interface PeerBytes { downloaded: number; uploaded: number; remote: string | null }
+
+type CountedPeer = { remotePublicKey?: Uint8Array; stream?: { rawStream?: { remoteHost?: unknown; remotePort?: unknown } } }
+
+/** `host:port` of the UDP path a peer's connection runs on (a NAT's outside address for a peer behind one), if known. */
+function remoteOf (peer: CountedPeer): string | null {
+  const raw = peer.stream?.rawStream
+  return typeof raw?.remoteHost === 'string' && typeof raw.remotePort === 'number' ? `${raw.remoteHost}:${raw.remotePort}` : null
+}
 
 /** A read-ahead download starts at the latest this long after the one before it (ms). */
 const READ_AHEAD_STEP_MS = 1_000
@@ -264,15 +273,16 @@ export class FeedSession {
   }
 
   private count (core: Hypercore): void {
-    const add = (peer: { remotePublicKey?: Uint8Array } | undefined, field: keyof PeerBytes, n: number): void => {
+    const add = (peer: CountedPeer | undefined, field: 'downloaded' | 'uploaded', n: number): void => {
       if (peer?.remotePublicKey === undefined) return
       const k = b4a.toString(peer.remotePublicKey, 'hex')
-      const e = this.bytes.get(k) ?? { downloaded: 0, uploaded: 0 }
+      const e = this.bytes.get(k) ?? { downloaded: 0, uploaded: 0, remote: null }
       e[field] += n
+      e.remote = remoteOf(peer) ?? e.remote
       this.bytes.set(k, e)
     }
-    const onDownload = (_i: number, n: number, from: { remotePublicKey?: Uint8Array }): void => add(from, 'downloaded', n)
-    const onUpload = (_i: number, n: number, to: { remotePublicKey?: Uint8Array }): void => add(to, 'uploaded', n)
+    const onDownload = (_i: number, n: number, from: CountedPeer): void => add(from, 'downloaded', n)
+    const onUpload = (_i: number, n: number, to: CountedPeer): void => add(to, 'uploaded', n)
     core.on('download', onDownload)
     core.on('upload', onUpload)
     this.detach.push(() => { core.off('download', onDownload); core.off('upload', onUpload) })

@@ -217,7 +217,7 @@ export interface PlayerDiagnostics {
     feedKey: string
     peers: number
     /** Bytes of feed blocks exchanged with each peer (hex public key). */
-    bytesByPeer: Record<string, { downloaded: number; uploaded: number }>
+    bytesByPeer: Record<string, { downloaded: number; uploaded: number; remote: string | null }>
   }
   zap: { enabled: boolean; suspended: ZapSuspendReason | null; warm: string[] }
   /** The last successful login, phase by phase (docs/benchmarks.md "Login phases"), or null. */

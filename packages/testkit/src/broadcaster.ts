@@ -49,6 +49,10 @@ export interface BroadcasterInit {
   readyTimeoutMs?: number
   /** Ends the start-up: what it made is torn down and the call rejects with the signal's reason. */
   signal?: AbortSignal
+  /** Runs the daemon and `add-admin` inside this network namespace (`@arus/lab`); needs `exposeUrl` for the control API. */
+  netns?: string
+  /** Maps the control API's URL inside `netns` to one this process reaches (a lab's `expose`). */
+  exposeUrl?: (url: string) => Promise<string>
 }
 
 /** A broadcaster started by {@link startBroadcaster}. */
@@ -93,6 +97,8 @@ let sites = 0
  * aborted start-up tears down what it made before it throws.
  */
 export async function startBroadcaster (t: TestContextLike | undefined, init: BroadcasterInit): Promise<BroadcasterHandle> {
+  const where = init.netns === undefined ? {} : { netns: init.netns }
+  const place = { ...where, ...(init.exposeUrl === undefined ? {} : { exposeUrl: init.exposeUrl }) }
   const name = init.name ?? `site${++sites}`
   const scopes = init.scopes ?? '*'
   const operator = init.operator ?? { name: 'op', password: secret() }
@@ -100,7 +106,7 @@ export async function startBroadcaster (t: TestContextLike | undefined, init: Br
   const dataDir = init.dataDir ?? owned!.dir
   let env: Record<string, string> = {}
   const slot = createDaemonSlot('broadcaster', (bound) =>
-    spawnBroadcasterDaemon(undefined, env, { ...daemonInit(init, `broadcaster-${name}`), signal: bound }), operator)
+    spawnBroadcasterDaemon(undefined, env, { ...daemonInit(init, `broadcaster-${name}`), signal: bound, ...place }), operator)
   const close = registerTeardown(t, async () => { try { await slot.stop() } finally { await owned?.remove() } })
 
   try {
@@ -119,7 +125,7 @@ export async function startBroadcaster (t: TestContextLike | undefined, init: Br
       ...init.env
     }
     const added = await runBin(ARUS_BINS.broadcaster, ['add-admin', operator.name],
-      { env, input: `${operator.password}\n`, signal: init.signal })
+      { env, input: `${operator.password}\n`, signal: init.signal, ...where })
     if (added.code !== 0) throw new Error(`arus-broadcaster add-admin exited ${added.code ?? added.signal}: ${added.stderr.trim()}`)
     // Only this first start-up is bound to init.signal: a later start() is the caller's own.
     await slot.start(init.signal)

@@ -40,6 +40,8 @@ export interface RunBinInit {
   timeoutMs?: number
   /** Stops the command; the call then rejects with the signal's reason. */
   signal?: AbortSignal
+  /** Runs it inside this network namespace (a network lab, `@arus/lab`). */
+  netns?: string
 }
 
 /**
@@ -66,7 +68,7 @@ async function owning<T> (proc: SpawnedProcess, signal: AbortSignal | undefined,
 export async function runBin (bin: string, args: readonly string[], init: RunBinInit = {}): Promise<CliResult> {
   init.signal?.throwIfAborted()
   const timeoutMs = init.timeoutMs ?? 60_000
-  const proc = spawnProcess(undefined, process.execPath, [bin, ...args], { env: init.env, input: init.input ?? '', timeoutMs })
+  const proc = spawnProcess(undefined, process.execPath, [bin, ...args], { env: init.env, input: init.input ?? '', timeoutMs, ...(init.netns === undefined ? {} : { netns: init.netns }) })
   const { code, signal } = await owning(proc, init.signal, () => proc.waitForExit(timeoutMs + 5000))
   return { code, signal, stdout: proc.stdoutLines().join('\n'), stderr: proc.stderrText() }
 }
@@ -89,6 +91,13 @@ export interface DaemonInit {
   readyTimeoutMs?: number
   /** Stops the start-up (and the process); the call then rejects with the signal's reason. */
   signal?: AbortSignal
+  /**
+   * Runs the daemon inside this network namespace (a network lab, `@arus/lab`); its HTTP
+   * URL is then one of that namespace's loopback and needs {@link DaemonInit.exposeUrl}.
+   */
+  netns?: string
+  /** Maps the daemon's own HTTP URL to one this process can reach (a lab's `expose`). */
+  exposeUrl?: (url: string) => Promise<string>
 }
 
 /** A started daemon process and the URL of its HTTP server, when it has one. */
@@ -102,8 +111,12 @@ const QUIET_LEVELS = new Set(['warn', 'error', 'fatal', 'silent'])
 
 const spawnBin = (t: TestContextLike | undefined, bin: string, args: string[], env: Record<string, string>, init: DaemonInit): SpawnedProcess => {
   init.signal?.throwIfAborted()
-  return spawnProcess(t, process.execPath, [bin, ...args], { env, logFile: init.logFile })
+  return spawnProcess(t, process.execPath, [bin, ...args], { env, logFile: init.logFile, ...(init.netns === undefined ? {} : { netns: init.netns }) })
 }
+
+/** The daemon's URL as this process reaches it. */
+const reachable = async (url: string | null, init: DaemonInit): Promise<string | null> =>
+  url === null || init.exposeUrl === undefined ? url : init.exposeUrl(url)
 
 /** The env of a daemon whose ready line is read: JSON logs (the default is pretty), at info or below. */
 const loggingEnv = (env: Record<string, string>): Record<string, string> => {
@@ -127,7 +140,7 @@ export async function spawnPanelDaemon (t: TestContextLike | undefined, env: Rec
   return owning(proc, init.signal, async () => {
     await proc.waitForLine(/"event":"panel\.ready"/, ms)
     if (init.admin !== true) return { proc, url: null }
-    return { proc, url: field(await proc.waitForLine(/"event":"admin\.listening"/, ms), 'url') }
+    return { proc, url: await reachable(field(await proc.waitForLine(/"event":"admin\.listening"/, ms), 'url'), init) }
   })
 }
 
@@ -138,7 +151,7 @@ export async function spawnPanelDaemon (t: TestContextLike | undefined, env: Rec
 export async function spawnBroadcasterDaemon (t: TestContextLike | undefined, env: Record<string, string>, init: DaemonInit = {}): Promise<SpawnedDaemon> {
   const proc = spawnBin(t, ARUS_BINS.broadcaster, ['run'], loggingEnv(env), init)
   return owning(proc, init.signal, async () =>
-    ({ proc, url: field(await proc.waitForLine(/"event":"broadcaster\.ready"/, init.readyTimeoutMs ?? 30_000), 'controlUrl') }))
+    ({ proc, url: await reachable(field(await proc.waitForLine(/"event":"broadcaster\.ready"/, init.readyTimeoutMs ?? 30_000), 'controlUrl'), init) }))
 }
 
 /**

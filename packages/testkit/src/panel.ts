@@ -36,6 +36,10 @@ export interface PanelInit {
   readyTimeoutMs?: number
   /** Ends the start-up: what it made is torn down and the call rejects with the signal's reason. */
   signal?: AbortSignal
+  /** Runs the daemon and its commands inside this network namespace (`@arus/lab`); needs `exposeUrl` for the admin API. */
+  netns?: string
+  /** Maps the admin API's URL inside `netns` to one this process reaches (a lab's `expose`). */
+  exposeUrl?: (url: string) => Promise<string>
 }
 
 /** A panel set up by {@link startPanel}. */
@@ -93,11 +97,13 @@ export async function startPanel (t: TestContextLike | undefined, init: PanelIni
     ...init.env
   }
   const admin = init.admin ?? { name: 'admin', password: secret() }
+  const place = { ...(init.netns === undefined ? {} : { netns: init.netns }), ...(init.exposeUrl === undefined ? {} : { exposeUrl: init.exposeUrl }) }
+  const where = init.netns === undefined ? {} : { netns: init.netns }
   const cli = <T>(args: string[], input?: string): Promise<T> =>
-    runBinJson<T>(ARUS_BINS.panel, args, { env, input: input ?? '', signal: init.signal })
+    runBinJson<T>(ARUS_BINS.panel, args, { env, input: input ?? '', signal: init.signal, ...where })
 
   const slot = createDaemonSlot('panel', (bound) =>
-    spawnPanelDaemon(undefined, env, { ...daemonInit(init, 'panel'), signal: bound, admin: adminApi }), admin)
+    spawnPanelDaemon(undefined, env, { ...daemonInit(init, 'panel'), signal: bound, admin: adminApi, ...place }), admin)
   const close = registerTeardown(t, async () => { try { await slot.stop() } finally { await owned?.remove() } })
 
   try {
@@ -115,8 +121,8 @@ export async function startPanel (t: TestContextLike | undefined, init: PanelIni
       admin,
       get adminUrl () { return slot.url },
       get proc () { return slot.proc },
-      cli: (args, input) => runBinJson(ARUS_BINS.panel, args, { env, input: input ?? '' }),
-      addPublisher: (name, scopes = '*') => runBinJson(ARUS_BINS.panel, ['add-publisher', name, '--scopes', scopes], { env }),
+      cli: (args, input) => runBinJson(ARUS_BINS.panel, args, { env, input: input ?? '', ...where }),
+      addPublisher: (name, scopes = '*') => runBinJson(ARUS_BINS.panel, ['add-publisher', name, '--scopes', scopes], { env, ...where }),
       api: (method, path, body, opts) => slot.client().api(method, path, body, opts),
       call: (method, path, body, opts) => slot.client().call(method, path, body, opts),
       start: () => slot.start(),

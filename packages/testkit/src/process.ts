@@ -18,6 +18,8 @@ export interface SpawnInit {
   input?: string
   /** Appends stdout and stderr to this file (created 0600); closed when the process ends. */
   logFile?: string
+  /** Runs the command inside this network namespace (`ip netns exec`, which execs: the pid is the command's). Needs root. */
+  netns?: string
 }
 
 /** How a process ended. */
@@ -53,7 +55,8 @@ const DEFAULT_STOP_MS = 5000
  */
 export function spawnProcess (t: TestContextLike | undefined, cmd: string, args: readonly string[] = [], init: SpawnInit = {}): SpawnedProcess {
   const stdin = init.input === undefined ? 'ignore' : 'pipe'
-  const child = spawn(cmd, args, { cwd: init.cwd, env: { ...process.env, ...init.env }, stdio: [stdin, 'pipe', 'pipe'] })
+  const [file, argv] = init.netns === undefined ? [cmd, args] : ['ip', ['netns', 'exec', init.netns, cmd, ...args]]
+  const child = spawn(file, argv, { cwd: init.cwd, env: { ...process.env, ...init.env }, stdio: [stdin, 'pipe', 'pipe'] })
   child.stdin?.on('error', () => {}) // a child that exits without reading its input
   child.stdin?.end(init.input)
   const log = init.logFile === undefined ? null : createWriteStream(init.logFile, { flags: 'a', mode: 0o600 })
