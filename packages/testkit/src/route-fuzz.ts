@@ -68,7 +68,7 @@ export const ADMIN_ROUTES: readonly string[] = ['GET /api/admins', 'POST /api/ad
 export const VOLATILE_KEYS: readonly string[] = [
   'uptimeSec', 'uptime', 'memory', 'at', 'lastAt', 'createdAt', 'updatedAt', 'generatedAt', 'now',
   'dataSize', 'diskFree', 'diskTotal', 'freeBytes', 'freeMemBytes', 'heapUsedBytes', 'rssBytes',
-  'connections', 'peers', 'swarmConnections', 'lastOkAt', 'latencyMs'
+  'connections', 'peers', 'swarmConnections', 'lastOkAt', 'latencyMs', 'loadavg'
 ]
 
 type OpenApi = { paths: Record<string, Record<string, Operation>> }
