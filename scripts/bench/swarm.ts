@@ -1,0 +1,359 @@
+/**
+ * `pnpm bench:swarm` (issue 41): does the origin's delivery cost stay flat as the audience
+ * grows, under real network conditions? Runs the origin (panel + broadcaster, real ffmpeg)
+ * and a DHT inside the network lab (packages/lab), and a heterogeneous audience of real SDK
+ * viewers in NAT homes: a third are phones on cellular that upload nothing (uploadPolicy
+ * 'client-only', randomizing NAT, long RTTs), the rest home viewers with uplink caps drawn
+ * from UPLINKS, RTTs drawn from 20-200 ms, a quarter of their homes behind a randomizing
+ * NAT. Half the audience stays for the whole run (the core); the other half churns: each
+ * watches for an exponential time (mean CHURN_WATCH_S), leaves, and comes back after an
+ * exponential gap (mean CHURN_GAP_S), half of the time as the same app (its store kept: a
+ * returning viewer) and half as a new install (a cold start). Every viewer runs the player
+ * model (packages/lab/src/player-model.ts). Needs root. Not a test.
+ *
+ *   pnpm bench:swarm                          # sizes 16 and 32, 30 s warm-up, 180 s window each
+ *   pnpm bench:swarm -- --sizes=8 --window=60 # a quick look (not written to the doc)
+ *
+ * Writes bench-results/swarm-<date>.json and, for a full default run, the "Swarm under real
+ * networks" block of docs/benchmarks.md.
+ */
+import { randomBytes } from 'node:crypto'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { cpus, loadavg } from 'node:os'
+import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { fileURLToPath } from 'node:url'
+import { startAgent, startLab } from '@arus/lab'
+import type { Agent, Lab, PlayerModelStats, ViewerReport } from '@arus/lab'
+import { startBroadcaster, startPanel, waitFor } from '@arus/testkit'
+import type { BroadcasterHandle, PanelHandle } from '@arus/testkit'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const flag = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
+const SIZES = (flag('sizes') ?? '16,32').split(',').map(Number).filter((n) => Number.isInteger(n) && n >= 2 && n <= 200)
+const WINDOW_S = Number(flag('window') ?? 180)
+const WARMUP_S = Number(flag('warmup') ?? 30)
+const PER_DEVICE = Number(flag('per-device') ?? 2)
+const SEED = Number(flag('seed') ?? 41)
+const FULL = flag('sizes') === undefined && flag('window') === undefined && flag('warmup') === undefined
+/** Home uplink caps (Mbit/s) and their weights. */
+const UPLINKS: Array<[number, number]> = [[1, 0.25], [2, 0.25], [5, 0.3], [10, 0.2]]
+const CHURN_WATCH_S = 60
+const CHURN_GAP_S = 20
+const SEGMENT_S = 2
+const CHANNEL = { transcode: { width: 640, height: 360, preset: 'ultrafast', videoBitrateKbps: 900 }, hlsTime: SEGMENT_S, hlsListSize: 6 }
+const log = (s: string): void => { console.error(`[bench:swarm] ${s}`) }
+
+/** A small seeded PRNG (mulberry32): the same population every run. */
+function prng (seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6D2B79F5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+type ViewerClass = 'phone' | 'home'
+interface Slot {
+  name: string
+  cls: ViewerClass
+  stays: boolean
+  home: number
+  device: number
+  user: { name: string; password: string }
+  /** Store generation: a new install bumps it (a fresh store, a cold start). */
+  gen: number
+  on: boolean
+  joins: Array<{ kind: 'cold' | 'returning'; joinMs: number | null; at: number }>
+  /** Uploaded bytes counted so far this window, and the base of the current session. */
+  uploaded: number
+  base: number
+  startedAt: number
+}
+
+/** The audience for N viewers: homes with their devices and the viewers on them. */
+function population (n: number, rand: () => number): { homes: Array<Record<string, unknown>>; slots: Slot[] } {
+  const phones = Math.round(n / 3)
+  const homesSpec: Array<Record<string, unknown>> = []
+  const slots: Slot[] = []
+  const pick = (): number => { let r = rand(); for (const [mbit, w] of UPLINKS) { if ((r -= w) <= 0) return mbit } return UPLINKS.at(-1)![0] }
+  let placed = 0
+  while (placed < n) {
+    const cls: ViewerClass = placed < phones ? 'phone' : 'home'
+    const count = Math.min(PER_DEVICE, (cls === 'phone' ? phones : n) - placed)
+    const rtt = Math.round(20 + rand() * 180)
+    homesSpec.push(cls === 'phone'
+      ? { devices: 1, nat: 'random', upMbit: 2, downMbit: 20, rttMs: Math.max(60, rtt), jitterMs: 10 }
+      : { devices: 1, nat: rand() < 0.25 ? 'random' : 'preserving', upMbit: pick(), downMbit: 50, rttMs: rtt, jitterMs: 4 })
+    for (let i = 0; i < count; i++) {
+      const name = `v${slots.length + 1}`
+      slots.push({ name, cls, stays: false, home: homesSpec.length, device: 1, user: { name, password: randomBytes(9).toString('base64url') }, gen: 0, on: false, joins: [], uploaded: 0, base: 0, startedAt: 0 })
+      placed++
+    }
+  }
+  // Half of each class stays (the core), the other half churns.
+  for (const cls of ['phone', 'home'] as const) {
+    const of = slots.filter((s) => s.cls === cls)
+    of.forEach((s, i) => { s.stays = i % 2 === 0 })
+  }
+  return { homes: homesSpec, slots }
+}
+
+const quantile = (xs: number[], q: number): number | null => {
+  if (xs.length === 0) return null
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!
+}
+const exp = (mean: number, rand: () => number): number => -Math.log(1 - rand()) * mean
+
+/** utime+stime (ms) and RSS (bytes) of a process. */
+function procStat (pid: number): { cpuMs: number; rss: number } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    const tick = 1000 / 100
+    return { cpuMs: (Number(f[11]) + Number(f[12])) * tick, rss: Number(f[21]) * 4096 }
+  } catch {
+    return null
+  }
+}
+
+interface RunResult {
+  n: number
+  homes: number
+  phones: number
+  stayers: number
+  churners: number
+  windowS: number
+  churn: { leaves: number; joins: number; coldJoins: number; returningJoins: number }
+  origin: { streamBytes: number; sentBytes: number; multiple: number | null; cpuPct: number | null }
+  uploadedByClass: Record<string, { viewers: number; bytes: number; perViewerMultiple: number }>
+  staying: Array<{ name: string; cls: ViewerClass; stalls: number; stallMs: number; longestStallMs: number; rebufferRatio: number }>
+  join: { coldP50: number | null; coldP95: number | null; returningP50: number | null; returningP95: number | null; coldN: number; returningN: number }
+  latency: { playheadP50: number | null; playheadP95: number | null; edgeP50: number | null; edgeP95: number | null; n: number }
+  perViewer: { cpuPct: number | null; rssMiB: number | null }
+  delay: { cpuPct: number | null; packets: number; lateP99Us: number; lateMaxUs: number; queueDrops: number }
+}
+
+async function runSize (n: number): Promise<RunResult> {
+  const rand = prng(SEED + n)
+  const { homes, slots } = population(n, rand)
+  log(`N=${n}: ${homes.length} homes, ${slots.filter((s) => s.cls === 'phone').length} phones, ${slots.filter((s) => s.stays).length} staying`)
+  const lab: Lab = await startLab({ id: `s${n}`, homes: homes as any })
+  const ctx = { onTestFinished: () => {} }
+  let panel: PanelHandle | null = null
+  let bc: BroadcasterHandle | null = null
+  const agents = new Map<number, Agent>()
+  try {
+    const origin = lab.plan.origin.ns
+    const expose = async (url: string): Promise<string> => lab.expose(origin, Number(new URL(url).port))
+    panel = await startPanel(ctx, { testnet: lab.bootstrap, users: slots.map((s) => s.user), netns: origin, exposeUrl: expose, env: { DEFAULT_MAX_DEVICES: '100' }, logs: join(lab.dir, 'logs') })
+    bc = await startBroadcaster(ctx, { panel, netns: origin, exposeUrl: expose, logs: join(lab.dir, 'logs') })
+    await bc.channel('bench', CHANNEL, { timeoutMs: 60_000 })
+    for (const s of slots) await panel.api('POST', `/api/users/${s.name}/grants`, { streamId: 'bench' })
+    // Segment write times at the origin: the broadcaster's lastSequence, polled.
+    const written = new Map<number, number>()
+    const pollStop = new AbortController()
+    const poller = (async () => {
+      while (!pollStop.signal.aborted) {
+        const v = await bc!.api<{ playlist: { lastSequence: number | null } | null }>('GET', '/api/channels/bench').catch(() => null)
+        const seq = v?.playlist?.lastSequence
+        if (typeof seq === 'number' && !written.has(seq)) written.set(seq, Date.now())
+        await sleep(100)
+      }
+    })()
+
+    for (const h of lab.plan.homes) agents.set(h.index, await startAgent(lab, h.devices[0]!.ns, { logName: `agent-h${h.index}` }))
+    const join = (s: Slot, kind: 'cold' | 'returning'): void => {
+      s.on = true
+      s.startedAt = Date.now()
+      s.base = 0
+      s.joins.push({ kind, joinMs: null, at: s.startedAt })
+      agents.get(s.home)!.start(panel!.panelKey, [{ name: s.name, user: s.user.name, password: s.user.password, channel: 'bench', uploadPolicy: s.cls === 'phone' ? 'client-only' : 'reseed', storeDir: join(lab.dir, 'stores', `${s.name}-${s.gen}`) }])
+    }
+    const report = async (): Promise<Map<string, ViewerReport>> => {
+      const all = await Promise.all([...agents.values()].map((a) => a.report(20_000).catch(() => [] as ViewerReport[])))
+      return new Map(all.flat().map((r) => [r.name, r]))
+    }
+    const upOf = (r: ViewerReport | undefined): number => Object.values(r?.bytesByPeer ?? {}).reduce((a, b) => a + b.uploaded, 0)
+    const noteJoin = (s: Slot, r: ViewerReport | undefined): void => {
+      const last = s.joins.at(-1)
+      if (last !== undefined && last.joinMs === null && r?.model?.joinMs != null) last.joinMs = r.model.joinMs
+    }
+
+    // Everyone joins at once-ish (a stagger of 0-10 s), all cold.
+    for (const s of slots) setTimeout(() => { join(s, 'cold') }, Math.floor(rand() * 10_000))
+    await sleep(11_000)
+    await waitFor(async () => [...(await report()).values()].filter((r) => r.model?.joinMs != null).length >= Math.ceil(n * 0.8),
+      { timeoutMs: 180_000, intervalMs: 2_000, message: '80 % of the viewers playing' })
+    log(`N=${n}: warming up ${WARMUP_S} s`)
+    await sleep(WARMUP_S * 1000)
+
+    // The window: churners leave and come back; measure.
+    let leaves = 0
+    let joins = 0
+    const windowStart = Date.now()
+    const first = await report()
+    for (const s of slots) { noteJoin(s, first.get(s.name)); s.base = upOf(first.get(s.name)); s.uploaded = 0 }
+    const model0 = new Map<string, PlayerModelStats | null>([...first].map(([k, r]) => [k, r.model]))
+    const bc0 = await bc.api<any>('GET', '/api/channels/bench')
+    const bcPid = bc.proc!.child.pid!
+    const bcCpu0 = procStat(bcPid)
+    const delay0 = lab.delayStats()
+    const agentCpu0 = new Map([...agents].map(([k, a]) => [k, procStat(a.proc.child.pid!)]))
+    const churnStop = new AbortController()
+    const churners = slots.filter((s) => !s.stays)
+    const churn = Promise.all(churners.map(async (s) => {
+      while (!churnStop.signal.aborted) {
+        await sleep(exp(CHURN_WATCH_S, rand) * 1000, undefined, { signal: churnStop.signal }).catch(() => {})
+        if (churnStop.signal.aborted) return
+        const before = (await agents.get(s.home)!.report(20_000).catch(() => [])).find((r) => r.name === s.name)
+        noteJoin(s, before)
+        s.uploaded += Math.max(0, upOf(before) - s.base)
+        await agents.get(s.home)!.stop([s.name]).catch(() => {})
+        s.on = false
+        leaves++
+        await sleep(exp(CHURN_GAP_S, rand) * 1000, undefined, { signal: churnStop.signal }).catch(() => {})
+        if (churnStop.signal.aborted) return
+        const returning = rand() < 0.5
+        if (!returning) s.gen++
+        join(s, returning ? 'returning' : 'cold')
+        joins++
+      }
+    }))
+    // Note join times as they come.
+    const watcher = (async () => {
+      while (!churnStop.signal.aborted) {
+        const rs = await report()
+        for (const s of slots) noteJoin(s, rs.get(s.name))
+        await sleep(2_000, undefined, { signal: churnStop.signal }).catch(() => {})
+      }
+    })()
+    await sleep(WINDOW_S * 1000)
+    const windowS = (Date.now() - windowStart) / 1000
+    const end = await report()
+    const bc1 = await bc.api<any>('GET', '/api/channels/bench')
+    const bcCpu1 = procStat(bcPid)
+    const delay1 = lab.delayStats()
+    const agentCpu1 = new Map([...agents].map(([k, a]) => [k, procStat(a.proc.child.pid!)]))
+    churnStop.abort()
+    await Promise.all([churn, watcher])
+    for (const s of slots) { noteJoin(s, end.get(s.name)); if (s.on) s.uploaded += Math.max(0, upOf(end.get(s.name)) - s.base) }
+
+    const streamBytes = bc1.playlist.bytesWritten - bc0.playlist.bytesWritten
+    const sentBytes = bc1.egress.uploadedBytes - bc0.egress.uploadedBytes
+    const byClass: RunResult['uploadedByClass'] = {}
+    for (const cls of ['phone', 'home'] as const) {
+      const of = slots.filter((s) => s.cls === cls)
+      const bytes = of.reduce((a, s) => a + s.uploaded, 0)
+      byClass[cls] = { viewers: of.length, bytes, perViewerMultiple: streamBytes > 0 ? bytes / of.length / streamBytes : 0 }
+    }
+    const staying = slots.filter((s) => s.stays).map((s) => {
+      const a = model0.get(s.name) ?? null
+      const b = end.get(s.name)?.model ?? null
+      const stalls = (b?.stalls ?? 0) - (a?.stalls ?? 0)
+      const stallMs = (b?.stallMs ?? 0) - (a?.stallMs ?? 0)
+      const played = (b?.playedMs ?? 0) - (a?.playedMs ?? 0)
+      return { name: s.name, cls: s.cls, stalls, stallMs, longestStallMs: b?.longestStallMs ?? 0, rebufferRatio: played + stallMs > 0 ? stallMs / (played + stallMs) : 1 }
+    })
+    const joinsAll = slots.flatMap((s) => s.joins)
+    const cold = joinsAll.filter((j) => j.kind === 'cold' && j.joinMs !== null).map((j) => j.joinMs!)
+    const ret = joinsAll.filter((j) => j.kind === 'returning' && j.joinMs !== null).map((j) => j.joinMs!)
+    // Latency: staying viewers' segments played / loaded inside the window, against the origin's write time.
+    const playhead: number[] = []
+    const edge: number[] = []
+    for (const s of slots.filter((x) => x.stays)) {
+      const m = end.get(s.name)?.model
+      for (const p of m?.played ?? []) { const w = written.get(p.seq); if (w !== undefined && p.at >= windowStart) playhead.push(p.at - w) }
+      for (const l of m?.loaded ?? []) { const w = written.get(l.seq); if (w !== undefined && l.at >= windowStart) edge.push(l.at - w) }
+    }
+    let agentCpuMs = 0
+    for (const [k, a0] of agentCpu0) { const a1 = agentCpu1.get(k); if (a0 && a1) agentCpuMs += a1.cpuMs - a0.cpuMs }
+    const rss = [...agents.values()].map((a) => procStat(a.proc.child.pid!)?.rss ?? 0)
+    pollStop.abort()
+    await poller
+    const result: RunResult = {
+      n,
+      homes: homes.length,
+      phones: slots.filter((s) => s.cls === 'phone').length,
+      stayers: slots.filter((s) => s.stays).length,
+      churners: churners.length,
+      windowS,
+      churn: { leaves, joins, coldJoins: joinsAll.filter((j) => j.kind === 'cold' && j.at >= windowStart).length, returningJoins: joinsAll.filter((j) => j.kind === 'returning').length },
+      origin: { streamBytes, sentBytes, multiple: streamBytes > 0 ? sentBytes / streamBytes : null, cpuPct: bcCpu0 && bcCpu1 ? (bcCpu1.cpuMs - bcCpu0.cpuMs) / (windowS * 10) : null },
+      uploadedByClass: byClass,
+      staying,
+      join: { coldP50: quantile(cold, 0.5), coldP95: quantile(cold, 0.95), returningP50: quantile(ret, 0.5), returningP95: quantile(ret, 0.95), coldN: cold.length, returningN: ret.length },
+      latency: { playheadP50: quantile(playhead, 0.5), playheadP95: quantile(playhead, 0.95), edgeP50: quantile(edge, 0.5), edgeP95: quantile(edge, 0.95), n: playhead.length },
+      perViewer: { cpuPct: agentCpuMs / (windowS * 10) / n, rssMiB: rss.reduce((a, b) => a + b, 0) / n / 1048576 },
+      delay: {
+        cpuPct: delay0 && delay1 ? ((delay1.cpuUserMs + delay1.cpuSysMs) - (delay0.cpuUserMs + delay0.cpuSysMs)) / (windowS * 10) : null,
+        packets: (delay1?.packets ?? 0) - (delay0?.packets ?? 0),
+        lateP99Us: delay1?.lateP99Us ?? 0,
+        lateMaxUs: delay1?.lateMaxUs ?? 0,
+        queueDrops: delay1?.queueDrops ?? 0
+      }
+    }
+    log(`N=${n}: ${JSON.stringify({ origin: result.origin, join: result.join, latency: result.latency })}`)
+    return result
+  } finally {
+    for (const a of agents.values()) await a.exit().catch(() => {})
+    await bc?.close().catch(() => {})
+    await panel?.close().catch(() => {})
+    await lab.down()
+  }
+}
+
+function table (runs: RunResult[]): string {
+  const f = (x: number | null, d = 0): string => (x === null ? '–' : x.toFixed(d))
+  const row = (label: string, fn: (r: RunResult) => string): string => `| ${label} | ${runs.map(fn).join(' | ')} |`
+  const worst = (r: RunResult): RunResult['staying'][number] | undefined => [...r.staying].sort((a, b) => b.longestStallMs - a.longestStallMs)[0]
+  return [
+    `| | ${runs.map((r) => `N = ${r.n}`).join(' | ')} |`,
+    `|---|${runs.map(() => '---').join('|')}|`,
+    row('homes (phones / staying / churning)', (r) => `${r.homes} (${r.phones} / ${r.stayers} / ${r.churners})`),
+    row('churn in the window: leaves, joins (cold / returning)', (r) => `${r.churn.leaves}, ${r.churn.joins} (${r.churn.coldJoins} / ${r.churn.returningJoins})`),
+    row('**origin egress multiple** (sent ÷ stream bytes)', (r) => f(r.origin.multiple, 2)),
+    row('uploaded per home viewer / per phone (× stream)', (r) => `${f(r.uploadedByClass.home?.perViewerMultiple ?? null, 2)} / ${f(r.uploadedByClass.phone?.perViewerMultiple ?? null, 2)}`),
+    row('staying viewers with a stall; total stalls', (r) => `${r.staying.filter((s) => s.stalls > 0).length} of ${r.staying.length}; ${r.staying.reduce((a, s) => a + s.stalls, 0)}`),
+    row('longest stall (ms); worst rebuffer ratio', (r) => `${f(worst(r)?.longestStallMs ?? 0)}; ${f(Math.max(0, ...r.staying.map((s) => s.rebufferRatio)) * 100, 2)} %`),
+    row('join p50 / p95, cold (ms, n)', (r) => `${f(r.join.coldP50)} / ${f(r.join.coldP95)} (${r.join.coldN})`),
+    row('join p50 / p95, returning (ms, n)', (r) => `${f(r.join.returningP50)} / ${f(r.join.returningP95)} (${r.join.returningN})`),
+    row('latency at the playhead p50 / p95 (ms)', (r) => `${f(r.latency.playheadP50)} / ${f(r.latency.playheadP95)}`),
+    row('edge delay p50 / p95 (ms)', (r) => `${f(r.latency.edgeP50)} / ${f(r.latency.edgeP95)}`),
+    row('CPU per viewer (% of a core); RSS per viewer (MiB)', (r) => `${f(r.perViewer.cpuPct, 1)}; ${f(r.perViewer.rssMiB)}`),
+    row('broadcaster CPU (%)', (r) => f(r.origin.cpuPct, 1)),
+    row('delay stage: CPU (%), packets, late p99 / max (µs), drops', (r) => `${f(r.delay.cpuPct, 1)}, ${r.delay.packets}, ${r.delay.lateP99Us} / ${r.delay.lateMaxUs}, ${r.delay.queueDrops}`)
+  ].join('\n')
+}
+
+async function writeDoc (body: string): Promise<void> {
+  const doc = join(root, 'docs/benchmarks.md')
+  const begin = '<!-- bench-swarm:begin -->'
+  const end = '<!-- bench-swarm:end -->'
+  let text = await readFile(doc, 'utf8')
+  const block = `${begin}\n${body}\n${end}`
+  if (text.includes(begin) && text.includes(end)) text = text.slice(0, text.indexOf(begin)) + block + text.slice(text.indexOf(end) + end.length)
+  else text = `${text.trimEnd()}\n\n## Swarm under real networks (\`pnpm bench:swarm\`)\n\n${block}\n`
+  await writeFile(doc, text)
+}
+
+const started = new Date()
+const runs: RunResult[] = []
+for (const n of SIZES) runs.push(await runSize(n))
+const machine = { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', loadavg: loadavg() }
+await mkdir(join(root, 'bench-results'), { recursive: true })
+const file = join(root, 'bench-results', `swarm-${started.toISOString().replace(/[:.]/g, '-')}.json`)
+await writeFile(file, JSON.stringify({ started, sizes: SIZES, windowS: WINDOW_S, warmupS: WARMUP_S, perDevice: PER_DEVICE, seed: SEED, uplinks: UPLINKS, churn: { watchMeanS: CHURN_WATCH_S, gapMeanS: CHURN_GAP_S }, machine, runs }, null, 2))
+const body = [
+  `${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine.cpus} cores; ${SIZES.join(' and ')} viewers, ${WARMUP_S} s warm-up, ${WINDOW_S} s window each; a 1 Mbit/s channel (640×360, ${SEGMENT_S} s segments). Result: \`${file.slice(root.length + 1)}\`.`,
+  '',
+  table(runs)
+].join('\n')
+console.log(body)
+if (FULL) await writeDoc(body)
+process.exit(0)
