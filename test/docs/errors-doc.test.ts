@@ -9,6 +9,7 @@ import { RPC_ERROR_CODES, RPC_ERROR_REASONS } from '@arus/rpc'
 import { SERVICE_ERROR_CODES } from '@arus/service'
 import { SWARM_ERROR_CODES } from '@arus/swarm'
 import { TESTKIT_ERROR_CODES } from '@arus/testkit'
+import { LAB_ERROR_CODES } from '@arus/lab'
 import { PANEL_ERROR_CODES } from '../../apps/panel/src/errors.js'
 import { BROADCASTER_ERROR_CODES } from '../../apps/broadcaster/src/errors.js'
 import { LIBRARY_ERROR_CODES } from '../../apps/library/src/errors.js'
@@ -48,7 +49,8 @@ const SECTIONS = new Map<string, Map<string, Expected>>([
   ['arus-library (apps/library)', withStatus(LIBRARY_ERROR_CODES)],
   ['arus-reseller (apps/reseller)', withStatus(RESELLER_ERROR_CODES)],
   ['@arus/sdk', plain(SDK_ERROR_CODES)],
-  ['@arus/testkit (test-only)', plain(TESTKIT_ERROR_CODES)]
+  ['@arus/testkit (test-only)', plain(TESTKIT_ERROR_CODES)],
+  ['@arus/lab (test and benchmark only)', plain(LAB_ERROR_CODES)]
 ])
 
 /** Markdown cell text back to plain text: `\|`, `\<`, `\>` unescaped. */
@@ -122,7 +124,7 @@ describe('coverage of code tables', () => {
   it('documents every *_ERROR_CODES table declared anywhere in packages/ and apps/', async () => {
     const { readdirSync, existsSync } = await import('node:fs')
     const root = new URL('../../', import.meta.url)
-    const covered = new Set(['CRYPTO_ERROR_CODES', 'SERVICE_ERROR_CODES', 'CONFIG_ERROR_CODES', 'REPORTS_ERROR_CODES', 'SWARM_ERROR_CODES', 'CATALOG_ERROR_CODES', 'FEED_ERROR_CODES', 'RPC_ERROR_CODES', 'PANEL_ERROR_CODES', 'TESTKIT_ERROR_CODES', 'BROADCASTER_ERROR_CODES', 'LIBRARY_ERROR_CODES', 'RESELLER_ERROR_CODES', 'SDK_ERROR_CODES'])
+    const covered = new Set(['CRYPTO_ERROR_CODES', 'SERVICE_ERROR_CODES', 'CONFIG_ERROR_CODES', 'REPORTS_ERROR_CODES', 'SWARM_ERROR_CODES', 'CATALOG_ERROR_CODES', 'FEED_ERROR_CODES', 'RPC_ERROR_CODES', 'PANEL_ERROR_CODES', 'TESTKIT_ERROR_CODES', 'BROADCASTER_ERROR_CODES', 'LIBRARY_ERROR_CODES', 'RESELLER_ERROR_CODES', 'SDK_ERROR_CODES', 'LAB_ERROR_CODES'])
     const declared: string[] = []
     const walk = (dir: URL): void => {
       if (!existsSync(dir)) return
