@@ -168,7 +168,7 @@ async function runSize (n: number): Promise<RunResult> {
     })()
 
     for (const h of lab.plan.homes) agents.set(h.index, await startAgent(lab, h.devices[0]!.ns, { logName: `agent-h${h.index}` }))
-    const join = (s: Slot, kind: 'cold' | 'returning'): void => {
+    const tuneIn = (s: Slot, kind: 'cold' | 'returning'): void => {
       s.on = true
       s.startedAt = Date.now()
       s.base = 0
@@ -186,7 +186,7 @@ async function runSize (n: number): Promise<RunResult> {
     }
 
     // Everyone joins at once-ish (a stagger of 0-10 s), all cold.
-    for (const s of slots) setTimeout(() => { join(s, 'cold') }, Math.floor(rand() * 10_000))
+    for (const s of slots) setTimeout(() => { tuneIn(s, 'cold') }, Math.floor(rand() * 10_000))
     await sleep(11_000)
     await waitFor(async () => [...(await report()).values()].filter((r) => r.model?.joinMs != null).length >= Math.ceil(n * 0.8),
       { timeoutMs: 180_000, intervalMs: 2_000, message: '80 % of the viewers playing' })
@@ -221,7 +221,7 @@ async function runSize (n: number): Promise<RunResult> {
         if (churnStop.signal.aborted) return
         const returning = rand() < 0.5
         if (!returning) s.gen++
-        join(s, returning ? 'returning' : 'cold')
+        tuneIn(s, returning ? 'returning' : 'cold')
         joins++
       }
     }))
@@ -350,7 +350,7 @@ await mkdir(join(root, 'bench-results'), { recursive: true })
 const file = join(root, 'bench-results', `swarm-${started.toISOString().replace(/[:.]/g, '-')}.json`)
 await writeFile(file, JSON.stringify({ started, sizes: SIZES, windowS: WINDOW_S, warmupS: WARMUP_S, perDevice: PER_DEVICE, seed: SEED, uplinks: UPLINKS, churn: { watchMeanS: CHURN_WATCH_S, gapMeanS: CHURN_GAP_S }, machine, runs }, null, 2))
 const body = [
-  `${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine.cpus} cores; ${SIZES.join(' and ')} viewers, ${WARMUP_S} s warm-up, ${WINDOW_S} s window each; a 1 Mbit/s channel (640×360, ${SEGMENT_S} s segments). Result: \`${file.slice(root.length + 1)}\`.`,
+  `${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine.cpus} cores; ${SIZES.join(' and ')} viewers, ${WARMUP_S} s warm-up, ${WINDOW_S} s window each; a 1 Mbit/s channel (640×360, ${SEGMENT_S} s segments). Result: \`${file.slice(root.length)}\`.`,
   '',
   table(runs)
 ].join('\n')
