@@ -68,7 +68,7 @@ interface Slot {
   /** Store generation: a new install bumps it (a fresh store, a cold start). */
   gen: number
   on: boolean
-  joins: Array<{ kind: 'cold' | 'returning'; joinMs: number | null; at: number }>
+  joins: Array<{ kind: 'cold' | 'returning'; joinMs: number | null; at: number; phases: ViewerReport['phases'] | null }>
   /** Uploaded bytes counted so far this window, and the base of the current session. */
   uploaded: number
   base: number
@@ -110,6 +110,13 @@ const quantile = (xs: number[], q: number): number | null => {
 }
 const exp = (mean: number, rand: () => number): number => -Math.log(1 - rand()) * mean
 
+/** Median of each join phase's end (ms after the app started): connect, login, resolve, first segment. */
+function breakdown (joins: Slot['joins'], kind: 'cold' | 'returning'): { connect: number | null; login: number | null; resolve: number | null; first: number | null } {
+  const of = joins.filter((j) => j.kind === kind && j.joinMs !== null && j.phases !== null)
+  const med = (f: (j: Slot['joins'][number]) => number | null): number | null => quantile(of.map(f).filter((x): x is number => x !== null), 0.5)
+  return { connect: med((j) => j.phases!.connect), login: med((j) => j.phases!.login), resolve: med((j) => j.phases!.resolve), first: med((j) => j.joinMs) }
+}
+
 /** utime+stime (ms) and RSS (bytes) of a process. */
 function procStat (pid: number): { cpuMs: number; rss: number } | null {
   try {
@@ -133,7 +140,7 @@ interface RunResult {
   origin: { streamBytes: number; sentBytes: number; multiple: number | null; cpuPct: number | null }
   uploadedByClass: Record<string, { viewers: number; bytes: number; perViewerMultiple: number }>
   staying: Array<{ name: string; cls: ViewerClass; stalls: number; stallMs: number; longestStallMs: number; rebufferRatio: number }>
-  join: { coldP50: number | null; coldP95: number | null; returningP50: number | null; returningP95: number | null; coldN: number; returningN: number }
+  join: { coldP50: number | null; coldP95: number | null; returningP50: number | null; returningP95: number | null; coldN: number; returningN: number; breakdown: Record<'cold' | 'returning', { connect: number | null; login: number | null; resolve: number | null; first: number | null }> }
   latency: { playheadP50: number | null; playheadP95: number | null; edgeP50: number | null; edgeP95: number | null; n: number }
   perViewer: { cpuPct: number | null; rssMiB: number | null }
   delay: { cpuPct: number | null; packets: number; lateP99Us: number; lateMaxUs: number; queueDrops: number }
@@ -172,7 +179,7 @@ async function runSize (n: number): Promise<RunResult> {
       s.on = true
       s.startedAt = Date.now()
       s.base = 0
-      s.joins.push({ kind, joinMs: null, at: s.startedAt })
+      s.joins.push({ kind, joinMs: null, at: s.startedAt, phases: null })
       agents.get(s.home)!.start(panel!.panelKey, [{ name: s.name, user: s.user.name, password: s.user.password, channel: 'bench', uploadPolicy: s.cls === 'phone' ? 'client-only' : 'reseed', storeDir: join(lab.dir, 'stores', `${s.name}-${s.gen}`) }])
     }
     const report = async (): Promise<Map<string, ViewerReport>> => {
@@ -182,7 +189,7 @@ async function runSize (n: number): Promise<RunResult> {
     const upOf = (r: ViewerReport | undefined): number => Object.values(r?.bytesByPeer ?? {}).reduce((a, b) => a + b.uploaded, 0)
     const noteJoin = (s: Slot, r: ViewerReport | undefined): void => {
       const last = s.joins.at(-1)
-      if (last !== undefined && last.joinMs === null && r?.model?.joinMs != null) last.joinMs = r.model.joinMs
+      if (last !== undefined && last.joinMs === null && r?.model?.joinMs != null) { last.joinMs = r.model.joinMs; last.phases = r.phases }
     }
 
     // Everyone joins at once-ish (a stagger of 0-10 s), all cold.
@@ -287,7 +294,7 @@ async function runSize (n: number): Promise<RunResult> {
       origin: { streamBytes, sentBytes, multiple: streamBytes > 0 ? sentBytes / streamBytes : null, cpuPct: bcCpu0 && bcCpu1 ? (bcCpu1.cpuMs - bcCpu0.cpuMs) / (windowS * 10) : null },
       uploadedByClass: byClass,
       staying,
-      join: { coldP50: quantile(cold, 0.5), coldP95: quantile(cold, 0.95), returningP50: quantile(ret, 0.5), returningP95: quantile(ret, 0.95), coldN: cold.length, returningN: ret.length },
+      join: { coldP50: quantile(cold, 0.5), coldP95: quantile(cold, 0.95), returningP50: quantile(ret, 0.5), returningP95: quantile(ret, 0.95), coldN: cold.length, returningN: ret.length, breakdown: { cold: breakdown(joinsAll, 'cold'), returning: breakdown(joinsAll, 'returning') } },
       latency: { playheadP50: quantile(playhead, 0.5), playheadP95: quantile(playhead, 0.95), edgeP50: quantile(edge, 0.5), edgeP95: quantile(edge, 0.95), n: playhead.length },
       perViewer: { cpuPct: agentCpuMs / (windowS * 10) / n, rssMiB: rss.reduce((a, b) => a + b, 0) / n / 1048576 },
       delay: {
@@ -323,6 +330,8 @@ function table (runs: RunResult[]): string {
     row('longest stall (ms); worst rebuffer ratio', (r) => `${f(worst(r)?.longestStallMs ?? 0)}; ${f(Math.max(0, ...r.staying.map((s) => s.rebufferRatio)) * 100, 2)} %`),
     row('join p50 / p95, cold (ms, n)', (r) => `${f(r.join.coldP50)} / ${f(r.join.coldP95)} (${r.join.coldN})`),
     row('join p50 / p95, returning (ms, n)', (r) => `${f(r.join.returningP50)} / ${f(r.join.returningP95)} (${r.join.returningN})`),
+    row('cold join, median end of: connect / login / resolve / first segment (ms)', (r) => { const b = r.join.breakdown.cold; return `${f(b.connect)} / ${f(b.login)} / ${f(b.resolve)} / ${f(b.first)}` }),
+    row('returning join, same (ms)', (r) => { const b = r.join.breakdown.returning; return `${f(b.connect)} / ${f(b.login)} / ${f(b.resolve)} / ${f(b.first)}` }),
     row('latency at the playhead p50 / p95 (ms)', (r) => `${f(r.latency.playheadP50)} / ${f(r.latency.playheadP95)}`),
     row('edge delay p50 / p95 (ms)', (r) => `${f(r.latency.edgeP50)} / ${f(r.latency.edgeP95)}`),
     row('CPU per viewer (% of a core); RSS per viewer (MiB)', (r) => `${f(r.perViewer.cpuPct, 1)}; ${f(r.perViewer.rssMiB)}`),

@@ -6,7 +6,7 @@
 // addresses, holds it in a min-heap by release time, and writes it back into the same tun
 // device when it is due (the kernel then routes it on as if it had just arrived).
 //
-//   arus-delay --tun <ifname> [--seed N] [--stats <file>] [--max-queue N] <rule>...
+//   arus-delay --tun <ifname> [--seed N] [--stats <file>] [--max-queue N] [--rt PRIO] <rule>...
 //   rule := <cidr>=<oneway_ms>[:<jitter_ms>[:<loss_pct>]]   e.g. 100.64.1.0/24=40:5:0.5
 //
 // Model (per packet; "src rule" / "dst rule" = the first rule, in command-line order,
@@ -20,7 +20,8 @@
 // Packets that are not IPv4 (or too short/odd to carry an IPv4 header) are dropped and
 // counted as nonIpv4. Above --max-queue held packets, new ones are dropped (tail drop).
 //
-// Build: gcc -O2 -o arus-delay arus-delay.c   (C11 + POSIX/Linux, libc only, no -lm)
+// Build: gcc -O2 -o arus-delay arus-delay.c   (C11 + POSIX/Linux, libc only, no -lm; the
+// stats thread needs no -pthread with glibc >= 2.34 or musl, add it for an older glibc)
 // Exit codes: 0 after SIGTERM/SIGINT/SIGHUP (final stats written), 2 on a bad argument,
 // 1 on a runtime failure (no such tun device, permission, tun device removed, ...).
 #define _GNU_SOURCE
@@ -31,6 +32,7 @@
 #include <net/if.h>
 #include <linux/if_tun.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -39,6 +41,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -149,8 +152,12 @@ static double rng01(void) { return (double)(rng() >> 11) * (1.0 / 90071992547409
 static void on_signal(int sig) { (void)sig; stop_flag = 1; }
 
 static const char USAGE[] =
-  "usage: arus-delay --tun <ifname> [--seed N] [--stats <file>] [--max-queue N] <rule> [<rule>...]\n"
+  "usage: arus-delay --tun <ifname> [--seed N] [--stats <file>] [--max-queue N] [--rt PRIO] <rule> [<rule>...]\n"
   "  rule := <cidr>=<oneway_ms>[:<jitter_ms>[:<loss_pct>]]   e.g. 100.64.1.0/24=40:5:0.5\n"
+  "  --seed N       random seed for loss and jitter (default: from the clock; reported in the stats)\n"
+  "  --stats FILE   one-line JSON stats, rewritten (atomically) every 0.5 s and at exit\n"
+  "  --max-queue N  packets held at most (default 65536); more are dropped (queueDrops)\n"
+  "  --rt PRIO      run SCHED_FIFO at priority 1..99 (on a busy machine: keeps releases on time)\n"
   "  delay = oneway(src rule) + oneway(dst rule) + uniform[0, jitter(src) + jitter(dst)];\n"
   "  loss = 1 - (1 - loss(src)) * (1 - loss(dst)); first matching rule wins; no match = 0.\n";
 
@@ -174,21 +181,18 @@ static _Noreturn void fail(const char *fmt, ...) {
   exit(1);
 }
 
-// A non-negative decimal number (digits, optional fraction): no sign, exponent, inf/nan, hex.
+// A non-negative decimal number: digits with an optional fraction and exponent ("12.5",
+// "0.25", "1e-7" as JavaScript's String() may print); no sign, inf/nan or hex.
 static int parse_num(const char *s, size_t n, double lo, double hi, double *out) {
-  char tmp[64];
-  if (n == 0 || n >= sizeof tmp) return -1;
-  int dots = 0, digits = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (s[i] == '.') dots++;
-    else if (s[i] >= '0' && s[i] <= '9') digits++;
-    else return -1;
-  }
-  if (dots > 1 || digits == 0) return -1;
+  char tmp[64], *end;
+  if (n == 0 || n >= sizeof tmp || !((s[0] >= '0' && s[0] <= '9') || s[0] == '.')) return -1;
+  for (size_t i = 0; i < n; i++)
+    if (!strchr("0123456789.eE+-", s[i])) return -1;
   memcpy(tmp, s, n);
   tmp[n] = 0;
-  double v = strtod(tmp, NULL);
-  if (!(v >= lo && v <= hi)) return -1;
+  errno = 0;
+  double v = strtod(tmp, &end);
+  if (end != tmp + n || errno == ERANGE || !(v >= lo && v <= hi)) return -1;
   *out = v;
   return 0;
 }
@@ -240,7 +244,7 @@ static void parse_rule(const char *text, rule_t *r) {
     const char *end = strchr(p, ':');
     size_t n = end ? (size_t)(end - p) : strlen(p);
     if (parse_num(p, n, 0, his[i], &v[i]) != 0)
-      bad_arg(text, "%s must be a plain decimal number in 0..%g", names[i], his[i]);
+      bad_arg(text, "%s must be a decimal number in 0..%g", names[i], his[i]);
     if (!end) break;
     p = end + 1;
   }
@@ -295,43 +299,103 @@ static void heap_pop(void) {
 }
 
 // ---- stats -----------------------------------------------------------------------------
-static int write_stats(const char *file) {
-  if (!file) return 0;
+// The file is written by a helper thread: open/write/rename on a journaling file system
+// can block for tens of milliseconds (measured here: ext4, up to 100 ms), which must not
+// stall the packet loop. The loop only hands over a snapshot (a short mutex hold).
+typedef struct {
+  uint64_t packets, bytes, lost, queue_drops, non_ipv4, max_queue, sent, write_errors, read_errors;
+  uint64_t p50, p99, p999, late_max, queue, seed;
+  int64_t uptime_ms;
+} snap_t;
+
+static struct {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  snap_t snap;
+  uint64_t gen; // bumped per snapshot handed over
+  int final;    // the last one: write it and end
+} sw = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+static const char *stats_file;
+
+static void take_snapshot(snap_t *s) {
+  *s = (snap_t){
+    .packets = st.packets, .bytes = st.bytes, .lost = st.lost, .queue_drops = st.queue_drops,
+    .non_ipv4 = st.non_ipv4, .max_queue = st.max_queue, .sent = st.sent, .write_errors = st.write_errors,
+    .read_errors = st.read_errors, .p50 = late_pct(0.50), .p99 = late_pct(0.99), .p999 = late_pct(0.999),
+    .late_max = late_max_us, .queue = heap_len, .seed = seed_used, .uptime_ms = (now_ns() - start_ns) / 1000000,
+  };
+}
+
+static int write_snapshot(const snap_t *s) {
   struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
+  getrusage(RUSAGE_SELF, &ru); // all threads
   char json[1024], tmp[4200];
   int n = snprintf(json, sizeof json,
     "{\"packets\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"lost\":%" PRIu64 ",\"queueDrops\":%" PRIu64
     ",\"nonIpv4\":%" PRIu64 ",\"maxQueue\":%" PRIu64 ",\"lateP50Us\":%" PRIu64 ",\"lateP99Us\":%" PRIu64
     ",\"lateMaxUs\":%" PRIu64 ",\"cpuUserMs\":%" PRIu64 ",\"cpuSysMs\":%" PRIu64
-    ",\"sent\":%" PRIu64 ",\"queue\":%zu,\"writeErrors\":%" PRIu64 ",\"readErrors\":%" PRIu64
+    ",\"sent\":%" PRIu64 ",\"queue\":%" PRIu64 ",\"writeErrors\":%" PRIu64 ",\"readErrors\":%" PRIu64
     ",\"lateP999Us\":%" PRIu64 ",\"uptimeMs\":%" PRId64 ",\"seed\":%" PRIu64 "}\n",
-    st.packets, st.bytes, st.lost, st.queue_drops, st.non_ipv4, st.max_queue,
-    late_pct(0.50), late_pct(0.99), late_max_us,
+    s->packets, s->bytes, s->lost, s->queue_drops, s->non_ipv4, s->max_queue, s->p50, s->p99, s->late_max,
     (uint64_t)ru.ru_utime.tv_sec * 1000 + (uint64_t)ru.ru_utime.tv_usec / 1000,
     (uint64_t)ru.ru_stime.tv_sec * 1000 + (uint64_t)ru.ru_stime.tv_usec / 1000,
-    st.sent, heap_len, st.write_errors, st.read_errors, late_pct(0.999),
-    (now_ns() - start_ns) / 1000000, seed_used);
+    s->sent, s->queue, s->write_errors, s->read_errors, s->p999, s->uptime_ms, s->seed);
   if (n < 0 || (size_t)n >= sizeof json) return -1;
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", file, (long)getpid());
+  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", stats_file, (long)getpid());
   int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return -1;
+  int e = 0;
   ssize_t w = write(fd, json, (size_t)n);
-  if (close(fd) != 0 || w != n || rename(tmp, file) != 0) {
+  if (w != n) e = w < 0 ? errno : EIO;
+  if (close(fd) != 0 && !e) e = errno;
+  if (!e && rename(tmp, stats_file) != 0) e = errno;
+  if (e) {
     unlink(tmp);
+    errno = e;
     return -1;
   }
   return 0;
 }
 
+static void *stats_writer(void *arg) {
+  (void)arg;
+  uint64_t done = 0;
+  int warned = 0;
+  pthread_mutex_lock(&sw.mu);
+  for (;;) {
+    while (sw.gen == done) pthread_cond_wait(&sw.cv, &sw.mu);
+    snap_t s = sw.snap;
+    int final = sw.final;
+    done = sw.gen;
+    pthread_mutex_unlock(&sw.mu);
+    if (write_snapshot(&s) != 0 && (final || !warned++))
+      fprintf(stderr, "arus-delay: cannot write %sstats to '%s': %s%s\n", final ? "final " : "", stats_file,
+              strerror(errno), final ? "" : " (will keep trying)");
+    if (final) return NULL;
+    pthread_mutex_lock(&sw.mu);
+  }
+}
+
+static void post_stats(int final) {
+  snap_t s;
+  take_snapshot(&s);
+  pthread_mutex_lock(&sw.mu);
+  sw.snap = s;
+  sw.final = final;
+  sw.gen++;
+  pthread_cond_signal(&sw.cv);
+  pthread_mutex_unlock(&sw.mu);
+}
+
 // ---- main ------------------------------------------------------------------------------
 int main(int argc, char **argv) {
   const char *tun = NULL, *stats = NULL;
-  int have_seed = 0, have_queue = 0;
+  int have_seed = 0, have_queue = 0, rt_prio = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(USAGE, stdout); return 0; }
-    int is_opt = !strcmp(a, "--tun") || !strcmp(a, "--stats") || !strcmp(a, "--seed") || !strcmp(a, "--max-queue");
+    int is_opt = !strcmp(a, "--tun") || !strcmp(a, "--stats") || !strcmp(a, "--seed") || !strcmp(a, "--max-queue") ||
+                 !strcmp(a, "--rt");
     if (is_opt) {
       if (i + 1 >= argc) bad_arg(a, "needs a value");
       const char *v = argv[++i];
@@ -347,6 +411,11 @@ int main(int argc, char **argv) {
       } else if (!strcmp(a, "--seed")) {
         if (have_seed++) bad_arg(a, "given twice");
         if (parse_uint(v, 0, UINT64_MAX, &seed_used) != 0) bad_arg(v, "--seed needs a non-negative integer");
+      } else if (!strcmp(a, "--rt")) {
+        uint64_t pr;
+        if (rt_prio) bad_arg(a, "given twice");
+        if (parse_uint(v, 1, 99, &pr) != 0) bad_arg(v, "--rt needs a SCHED_FIFO priority in 1..99");
+        rt_prio = (int)pr;
       } else {
         uint64_t q;
         if (have_queue++) bad_arg(a, "given twice");
@@ -369,7 +438,12 @@ int main(int argc, char **argv) {
   uint8_t *rbuf = malloc(PKT_BUF);
   if (!last_release || !rbuf) fail("out of memory");
 
-  if (stats && write_stats(stats) != 0) bad_arg(stats, "--stats: cannot write '%s' (%s)", stats, strerror(errno));
+  stats_file = stats;
+  if (stats) { // the first write is synchronous: a bad path is an argument error
+    snap_t s;
+    take_snapshot(&s);
+    if (write_snapshot(&s) != 0) bad_arg(stats, "--stats: cannot write '%s' (%s)", stats, strerror(errno));
+  }
 
   // Attach to the existing tun device. TUNSETIFF would create a missing one: refuse a
   // missing name up front, and check after attaching that the device is persistent, i.e.
@@ -414,13 +488,24 @@ int main(int argc, char **argv) {
   sigdelset(&waitmask, SIGINT);
   sigdelset(&waitmask, SIGHUP);
 
+  if (rt_prio) {
+    struct sched_param sp = { .sched_priority = rt_prio };
+    if (sched_setscheduler(0, SCHED_FIFO, &sp) != 0)
+      fprintf(stderr, "arus-delay: --rt %d: cannot switch to SCHED_FIFO (%s); running at normal priority\n", rt_prio, strerror(errno));
+  }
+  pthread_t writer;
+  if (stats) { // after the signal mask is set: the thread inherits it, signals go to ppoll
+    int e = pthread_create(&writer, NULL, stats_writer, NULL);
+    if (e) fail("cannot start the stats thread: %s", strerror(e));
+  }
+
   // Timer slack 1 ns: ppoll's hrtimer fires on time instead of up to 50 µs late.
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 
   fputs("ready\n", stdout);
   fflush(stdout);
 
-  int rc = 0, stats_warned = 0, want_out = 0;
+  int rc = 0, want_out = 0;
   int64_t next_stats = now_ns() + STATS_EVERY_NS;
   while (!stop_flag) {
     // Release every due packet.
@@ -439,8 +524,7 @@ int main(int argc, char **argv) {
       t = now_ns();
     }
     if (t >= next_stats) {
-      if (write_stats(stats) != 0 && !stats_warned++)
-        fprintf(stderr, "arus-delay: cannot write stats to '%s': %s (will keep trying)\n", stats, strerror(errno));
+      if (stats) post_stats(0);
       next_stats += STATS_EVERY_NS;
       if (next_stats <= t) next_stats = t + STATS_EVERY_NS;
     }
@@ -510,8 +594,10 @@ int main(int argc, char **argv) {
       if (heap_len > st.max_queue) st.max_queue = heap_len;
     }
   }
-  if (stats && write_stats(stats) != 0)
-    fprintf(stderr, "arus-delay: cannot write final stats to '%s': %s\n", stats, strerror(errno));
+  if (stats) {
+    post_stats(1);
+    pthread_join(writer, NULL);
+  }
   while (heap_len > 0) { free(heap[0].buf); heap_pop(); }
   free(heap);
   free(last_release);

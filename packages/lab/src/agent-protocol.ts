@@ -31,6 +31,10 @@ export interface ViewerReport {
   name: string
   publicKey: string | null
   error: string | null
+  /** ms after the app started: connect() done, login done, resolve done (null before). */
+  phases: { connect: number | null; login: number | null; resolve: number | null }
+  /** The SDK's own login phases (diagnostics().lastLogin). */
+  lastLogin: { totalMs: number; phases: Array<{ name: string; startMs: number; ms: number }> } | null
   peers: number
   bytesByPeer: Record<string, { downloaded: number; uploaded: number; remote: string | null }>
   model: PlayerModelStats | null

@@ -18,13 +18,16 @@ interface Running {
   startedAt: number
   error: string | null
   publicKey: string | null
+  /** ms after startedAt: connect() done, login done, resolve done. */
+  phases: { connect: number | null; login: number | null; resolve: number | null }
 }
 
 const viewers = new Map<string, Running>()
 const out = (msg: object): void => { process.stdout.write(`${JSON.stringify(msg)}\n`) }
 
 async function start (spec: AgentViewer, panelKey: string, bootstrap: { host: string; port: number }[]): Promise<void> {
-  const r: Running = { spec, player: null, model: null, abort: new AbortController(), startedAt: Date.now(), error: null, publicKey: null }
+  const r: Running = { spec, player: null, model: null, abort: new AbortController(), startedAt: Date.now(), error: null, publicKey: null, phases: { connect: null, login: null, resolve: null } }
+  const mark = (phase: keyof Running['phases']): void => { r.phases[phase] = Date.now() - r.startedAt }
   viewers.set(spec.name, r)
   try {
     mkdirSync(spec.storeDir, { recursive: true })
@@ -32,9 +35,12 @@ async function start (spec: AgentViewer, panelKey: string, bootstrap: { host: st
     r.player = player
     player.on('error', (err) => { out({ ev: 'sdk-error', name: spec.name, message: (err as Error).message }) })
     await player.connect()
+    mark('connect')
     await loginWithRetry(player, spec.user, spec.password, { totalMs: 60_000, signal: r.abort.signal })
+    mark('login')
     r.publicKey = player.diagnostics().publicKey
     const { url } = await player.resolve(spec.channel)
+    mark('resolve')
     r.model = runPlayerModel({ url, startedAt: r.startedAt, signal: r.abort.signal })
     out({ ev: 'playing', name: spec.name })
   } catch (err) {
@@ -49,6 +55,8 @@ function report (r: Running): ViewerReport {
     name: r.spec.name,
     publicKey: r.publicKey,
     error: r.error,
+    phases: { ...r.phases },
+    lastLogin: diag?.lastLogin ?? null,
     peers: diag?.feed?.peers ?? 0,
     bytesByPeer: diag?.feed?.bytesByPeer ?? {},
     model: r.model?.stats() ?? null,

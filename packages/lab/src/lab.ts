@@ -103,7 +103,7 @@ export async function startLab (spec: LabSpec, init: StartLabInit = {}): Promise
   try {
     await buildTopology(plan)
     const bin = await delayBinary()
-    const delay = spawn(plan.inet, bin, ['--tun', DELAY_TUN, '--stats', statsFile, ...delayRules(plan)], { logFile: join(dir, 'delay.log') })
+    const delay = spawn(plan.inet, bin, ['--tun', DELAY_TUN, '--rt', '10', '--stats', statsFile, ...delayRules(plan)], { logFile: join(dir, 'delay.log') })
     await delay.waitForLine(/^ready$/, 10_000, 'delay stage ready')
     const dht = spawn(plan.dht.ns, process.execPath, [TESTNET_BIN, '--hosts', plan.dht.hosts.join(','), '--port', String(plan.dht.port)], { logFile: join(dir, 'dht.log') })
     await dht.waitForLine(/^BOOTSTRAP=/, init.readyTimeoutMs ?? 30_000, 'DHT up')
