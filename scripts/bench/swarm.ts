@@ -36,7 +36,9 @@ const WINDOW_S = Number(flag('window') ?? 180)
 const WARMUP_S = Number(flag('warmup') ?? 30)
 const PER_DEVICE = Number(flag('per-device') ?? 2)
 const SEED = Number(flag('seed') ?? 41)
-const FULL = flag('sizes') === undefined && flag('window') === undefined && flag('warmup') === undefined
+/** `--warm-dial=off`: returning viewers start cold (the SDK's swarm.warmDial false), to measure what it saves. */
+const WARM_DIAL = flag('warm-dial') !== 'off'
+const FULL = WARM_DIAL && flag('sizes') === undefined && flag('window') === undefined && flag('warmup') === undefined
 /** Home uplink caps (Mbit/s) and their weights. */
 const UPLINKS: Array<[number, number]> = [[1, 0.25], [2, 0.25], [5, 0.3], [10, 0.2]]
 const CHURN_WATCH_S = 60
@@ -180,7 +182,7 @@ async function runSize (n: number): Promise<RunResult> {
       s.startedAt = Date.now()
       s.base = 0
       s.joins.push({ kind, joinMs: null, at: s.startedAt, phases: null })
-      agents.get(s.home)!.start(panel!.panelKey, [{ name: s.name, user: s.user.name, password: s.user.password, channel: 'bench', uploadPolicy: s.cls === 'phone' ? 'client-only' : 'reseed', storeDir: join(lab.dir, 'stores', `${s.name}-${s.gen}`) }])
+      agents.get(s.home)!.start(panel!.panelKey, [{ name: s.name, user: s.user.name, password: s.user.password, channel: 'bench', uploadPolicy: s.cls === 'phone' ? 'client-only' : 'reseed', warmDial: WARM_DIAL, storeDir: join(lab.dir, 'stores', `${s.name}-${s.gen}`) }])
     }
     const report = async (): Promise<Map<string, ViewerReport>> => {
       const all = await Promise.all([...agents.values()].map((a) => a.report(20_000).catch(() => [] as ViewerReport[])))
@@ -357,9 +359,9 @@ for (const n of SIZES) runs.push(await runSize(n))
 const machine = { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', loadavg: loadavg() }
 await mkdir(join(root, 'bench-results'), { recursive: true })
 const file = join(root, 'bench-results', `swarm-${started.toISOString().replace(/[:.]/g, '-')}.json`)
-await writeFile(file, JSON.stringify({ started, sizes: SIZES, windowS: WINDOW_S, warmupS: WARMUP_S, perDevice: PER_DEVICE, seed: SEED, uplinks: UPLINKS, churn: { watchMeanS: CHURN_WATCH_S, gapMeanS: CHURN_GAP_S }, machine, runs }, null, 2))
+await writeFile(file, JSON.stringify({ started, warmDial: WARM_DIAL, sizes: SIZES, windowS: WINDOW_S, warmupS: WARMUP_S, perDevice: PER_DEVICE, seed: SEED, uplinks: UPLINKS, churn: { watchMeanS: CHURN_WATCH_S, gapMeanS: CHURN_GAP_S }, machine, runs }, null, 2))
 const body = [
-  `${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine.cpus} cores; ${SIZES.join(' and ')} viewers, ${WARMUP_S} s warm-up, ${WINDOW_S} s window each; a 1 Mbit/s channel (640×360, ${SEGMENT_S} s segments). Result: \`${file.slice(root.length)}\`.`,
+  `${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine.cpus} cores; ${SIZES.join(' and ')} viewers, ${WARMUP_S} s warm-up, ${WINDOW_S} s window each, warm dial ${WARM_DIAL ? 'on' : 'off'}; a 1 Mbit/s channel (640×360, ${SEGMENT_S} s segments). Result: \`${file.slice(root.length)}\`.`,
   '',
   table(runs)
 ].join('\n')

@@ -12,7 +12,7 @@ export interface Agent {
   readonly ns: string
   readonly proc: LabProcess
   /** Starts app instances (connect, login, resolve, play). Resolves at once; watch `report()`. */
-  start(panelKey: string, viewers: Array<Omit<AgentViewer, 'storeDir' | 'uploadPolicy'> & Partial<Pick<AgentViewer, 'storeDir' | 'uploadPolicy'>>>): void
+  start(panelKey: string, viewers: Array<Omit<AgentViewer, 'storeDir' | 'uploadPolicy' | 'warmDial'> & Partial<Pick<AgentViewer, 'storeDir' | 'uploadPolicy' | 'warmDial'>>>): void
   /** Each instance's state now (bounded). */
   report(timeoutMs?: number): Promise<ViewerReport[]>
   /** Stops some instances (all by default), bounded. */

@@ -8,7 +8,9 @@ export const AgentViewer = z.strictObject({
   password: z.string().min(1),
   channel: z.string().min(1),
   uploadPolicy: z.enum(['reseed', 'client-only']).default('reseed'),
-  storeDir: z.string().min(1)
+  storeDir: z.string().min(1),
+  /** The SDK's swarm.warmDial (default on). */
+  warmDial: z.boolean().default(true)
 })
 export type AgentViewer = z.infer<typeof AgentViewer>
 

@@ -31,7 +31,7 @@ async function start (spec: AgentViewer, panelKey: string, bootstrap: { host: st
   viewers.set(spec.name, r)
   try {
     mkdirSync(spec.storeDir, { recursive: true })
-    const player = createPlayer({ panelPubKey: panelKey, storeDir: spec.storeDir, uploadPolicy: spec.uploadPolicy, swarm: { bootstrap } })
+    const player = createPlayer({ panelPubKey: panelKey, storeDir: spec.storeDir, uploadPolicy: spec.uploadPolicy, swarm: { bootstrap, warmDial: spec.warmDial } })
     r.player = player
     player.on('error', (err) => { out({ ev: 'sdk-error', name: spec.name, message: (err as Error).message }) })
     await player.connect()

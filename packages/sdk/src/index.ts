@@ -61,7 +61,12 @@ export interface PlayerInit {
   /** Default 'reseed'. */
   uploadPolicy?: UploadPolicy
   /** maxPeers (default 64); bootstrap: DHT nodes of a private or test network (omit for the public DHT). */
-  swarm?: { maxPeers?: number; bootstrap?: Array<{ host: string; port: number }> }
+  /**
+   * maxPeers (64); bootstrap (the public DHT); warmDial (true): remember the panel, the peers
+   * that served this app best and DHT nodes in the store dir, and dial them at the next start
+   * beside the DHT lookups (docs/architecture.md "Swarm behaviour under real networks").
+   */
+  swarm?: { maxPeers?: number; bootstrap?: Array<{ host: string; port: number }>; warmDial?: boolean }
   /**
    * Local HLS server (Arus): holdMs (8000) bounds how long a request for media not yet replicated
    * is held; stallMs (10000) aborts a body read that receives nothing; readAheadSegments (3);

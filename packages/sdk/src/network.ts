@@ -14,6 +14,8 @@ import { Topics } from './topics.js'
 export interface NetworkInit {
   storeDir: string
   bootstrap: BootstrapNode[] | undefined
+  /** DHT nodes remembered from an earlier run (warm dial), seeded into the routing table. */
+  nodes?: BootstrapNode[]
   maxPeers: number
   /** RocksDB memtable size of the replica store, MiB (docs/architecture.md "Viewer memory"). */
   writeBufferMiB: number
@@ -40,7 +42,11 @@ export class Network {
   private destroyed = false
 
   constructor (private readonly init: NetworkInit) {
-    this.swarm = createSwarm({ ...(init.bootstrap === undefined ? {} : { bootstrap: init.bootstrap }), maxPeers: init.maxPeers })
+    this.swarm = createSwarm({
+      ...(init.bootstrap === undefined ? {} : { bootstrap: init.bootstrap }),
+      ...(init.nodes === undefined ? {} : { nodes: init.nodes }),
+      maxPeers: init.maxPeers
+    })
     this.topics = new Topics(this.swarm, init.announce)
     this.swarm.on('connection', (conn) => this.onConnection(conn))
   }

@@ -56,7 +56,8 @@ export const PlayerInitSchema = z.strictObject({
   uploadPolicy: UploadPolicySchema.default('reseed'),
   swarm: z.strictObject({
     maxPeers: z.number().int().min(1).max(10_000).default(DEFAULT_MAX_PEERS),
-    bootstrap: z.array(BootstrapNode).max(64).optional()
+    bootstrap: z.array(BootstrapNode).max(64).optional(),
+    warmDial: z.boolean().default(true)
   }).prefault({}),
   server: ServerSchema.prefault({}),
   storage: z.strictObject({

@@ -16,6 +16,7 @@ import type { FeedSession } from './feed-session.js'
 import { Lineup } from './lineup.js'
 import { runLogin, type LoginState } from './login.js'
 import { Network } from './network.js'
+import { collectWarm, dialWarm, loadWarm, saveWarm, WARM_SAVE_MS, type WarmState } from './warm-dial.js'
 import { HexKey, parsePlayerInit, resolveZap, UploadPolicySchema, type PlayerConfig } from './options.js'
 import { Playback } from './playback.js'
 import { Reporter } from './report.js'
@@ -47,6 +48,10 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
   private loginPending = false
   private lastLogin: { totalMs: number; phases: Phase[] } | null = null
   private warmed: TopicHandle[] = []
+  /** Warm dial (warm-dial.ts): what the last run remembered, and the periodic save. */
+  private warm: WarmState | null = null
+  private warmTimer: ReturnType<typeof setInterval> | null = null
+  private readonly served = new Map<string, number>()
   private uploadPolicy: UploadPolicy
   private stopped = false
   private readonly lineup = new Lineup((changed) => this.onCatalog(changed))
@@ -121,6 +126,13 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
     this.deviceKey().catch(() => {})
     await net.withRecovery(() => this.openCatalog(key))
     this.panelTopic = net.topics.join(topicFor(key), 'panel')
+    if (this.config.swarm.warmDial) {
+      // The remembered panel entry counts only for this panel; remembered peers for any.
+      const warm = this.warm === null ? null : { ...this.warm, peers: this.warm.peers.filter((p) => p.role === 'peer' || p.key === b4a.toString(key, 'hex')) }
+      if (warm !== null) dialWarm(net.swarm, warm)
+      this.warmTimer = setInterval(() => { void this.saveWarm() }, WARM_SAVE_MS)
+      this.warmTimer.unref?.()
+    }
     this.emit('ready')
   }
 
@@ -292,6 +304,8 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
   async stop (): Promise<void> {
     if (this.stopped) return
     this.stopped = true
+    if (this.warmTimer !== null) clearInterval(this.warmTimer)
+    await this.saveWarm()
     await this.zap.close()
     await this.playback.clear()
     for (const h of this.warmed) await h.leave()
@@ -315,6 +329,21 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
   }
 
   private fs () { return (this.runtime as PlayerRuntime).fs }
+
+  /** Remembers the panel, the best-serving peers and DHT nodes for the next start (warm dial). Never throws. */
+  private async saveWarm (): Promise<void> {
+    const net = this.net
+    if (!this.config.swarm.warmDial || net === null || this.runtime === null || this.panelKey === null) return
+    for (const [key, b] of Object.entries(this.playback.session()?.bytesByPeer() ?? {})) {
+      this.served.set(key, Math.max(this.served.get(key) ?? 0, b.downloaded))
+    }
+    try {
+      const state = collectWarm(net.swarm, this.panelHex(), this.served, this.warm, this.now())
+      await saveWarm(this.runtime.fs, this.config.storeDir, state)
+    } catch {
+      // a full disk or a store dir being purged: the next start dials cold
+    }
+  }
   private panelHex (): string | null { return this.panelKey === null ? null : b4a.toString(this.panelKey, 'hex') }
 
   /** Store, swarm and local server, once. */
@@ -322,9 +351,11 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
     this.starting ??= (async () => {
       this.runtime ??= await defaultRuntime()
       const runtime = this.runtime
+      this.warm = this.config.swarm.warmDial ? await loadWarm(runtime.fs, this.config.storeDir, this.now()) : null
       const net = new Network({
         storeDir: this.config.storeDir,
         bootstrap: this.config.swarm.bootstrap,
+        ...(this.warm === null || this.warm.nodes.length === 0 ? {} : { nodes: this.warm.nodes.map((n) => ({ host: n.host, port: n.port })) }),
         maxPeers: this.config.swarm.maxPeers,
         writeBufferMiB: this.config.storage.writeBufferMiB,
         announce: this.uploadPolicy === 'reseed',

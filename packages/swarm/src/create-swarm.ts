@@ -25,6 +25,11 @@ export interface SwarmInit {
    * else left to hyperdht's auto-detection. Set `false` on a host with an open UDP port.
    */
   firewalled?: boolean
+  /**
+   * DHT nodes known from an earlier run, added to the routing table at start (hyperdht's
+   * `nodes`): the first queries start near their targets instead of at the bootstrap nodes.
+   */
+  nodes?: BootstrapNode[]
 }
 
 function toBuffer (bytes: Uint8Array): Buffer {
@@ -79,6 +84,7 @@ export function createSwarm (init: SwarmInit = {}): Hyperswarm {
   if (init.port !== undefined) dhtOptions.port = init.port
   const firewalled = init.firewalled ?? (loopback ? false : undefined)
   if (firewalled !== undefined) dhtOptions.firewalled = firewalled
+  if (init.nodes !== undefined && init.nodes.length > 0) (dhtOptions as HyperDHT.HyperDHTOptions & { nodes?: BootstrapNode[] }).nodes = validateBootstrap(init.nodes)
 
   const dht = new HyperDHT(dhtOptions)
   const swarmOptions: Hyperswarm.SwarmOptions = { dht, maxPeers: init.maxPeers ?? DEFAULT_MAX_PEERS }
