@@ -38,7 +38,11 @@ const PER_DEVICE = Number(flag('per-device') ?? 2)
 const SEED = Number(flag('seed') ?? 41)
 /** `--warm-dial=off`: returning viewers start cold (the SDK's swarm.warmDial false), to measure what it saves. */
 const WARM_DIAL = flag('warm-dial') !== 'off'
-const FULL = WARM_DIAL && flag('sizes') === undefined && flag('window') === undefined && flag('warmup') === undefined
+/** `--unshaped`: the broadcaster without origin upload shaping (ORIGIN_PEERS_PER_BLOCK=0), for comparison. */
+const UNSHAPED = process.argv.includes('--unshaped')
+/** `--bc-env=K=V,K=V`: extra broadcaster environment (a shaping experiment; not written to the doc). */
+const BC_ENV: Record<string, string> = Object.fromEntries((flag('bc-env') ?? '').split(',').filter((kv) => kv.includes('=')).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]))
+const FULL = WARM_DIAL && !UNSHAPED && Object.keys(BC_ENV).length === 0 && flag('sizes') === undefined && flag('window') === undefined && flag('warmup') === undefined
 /** Home uplink caps (Mbit/s) and their weights. */
 const UPLINKS: Array<[number, number]> = [[1, 0.25], [2, 0.25], [5, 0.3], [10, 0.2]]
 const CHURN_WATCH_S = 60
@@ -161,7 +165,7 @@ async function runSize (n: number): Promise<RunResult> {
     const origin = lab.plan.origin.ns
     const expose = async (url: string): Promise<string> => lab.expose(origin, Number(new URL(url).port))
     panel = await startPanel(ctx, { testnet: lab.bootstrap, users: slots.map((s) => s.user), netns: origin, exposeUrl: expose, env: { DEFAULT_MAX_DEVICES: '100' }, logs: join(lab.dir, 'logs') })
-    bc = await startBroadcaster(ctx, { panel, netns: origin, exposeUrl: expose, logs: join(lab.dir, 'logs') })
+    bc = await startBroadcaster(ctx, { panel, netns: origin, exposeUrl: expose, logs: join(lab.dir, 'logs'), env: { ...BC_ENV, ...(UNSHAPED ? { ORIGIN_PEERS_PER_BLOCK: '0' } : {}) } })
     await bc.channel('bench', CHANNEL, { timeoutMs: 60_000 })
     for (const s of slots) await panel.api('POST', `/api/users/${s.name}/grants`, { streamId: 'bench' })
     // Segment write times at the origin: the broadcaster's lastSequence, polled.
@@ -359,7 +363,7 @@ for (const n of SIZES) runs.push(await runSize(n))
 const machine = { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', loadavg: loadavg() }
 await mkdir(join(root, 'bench-results'), { recursive: true })
 const file = join(root, 'bench-results', `swarm-${started.toISOString().replace(/[:.]/g, '-')}.json`)
-await writeFile(file, JSON.stringify({ started, warmDial: WARM_DIAL, sizes: SIZES, windowS: WINDOW_S, warmupS: WARMUP_S, perDevice: PER_DEVICE, seed: SEED, uplinks: UPLINKS, churn: { watchMeanS: CHURN_WATCH_S, gapMeanS: CHURN_GAP_S }, machine, runs }, null, 2))
+await writeFile(file, JSON.stringify({ started, warmDial: WARM_DIAL, unshaped: UNSHAPED, bcEnv: BC_ENV, sizes: SIZES, windowS: WINDOW_S, warmupS: WARMUP_S, perDevice: PER_DEVICE, seed: SEED, uplinks: UPLINKS, churn: { watchMeanS: CHURN_WATCH_S, gapMeanS: CHURN_GAP_S }, machine, runs }, null, 2))
 const body = [
   `${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine.cpus} cores; ${SIZES.join(' and ')} viewers, ${WARMUP_S} s warm-up, ${WINDOW_S} s window each, warm dial ${WARM_DIAL ? 'on' : 'off'}; a 1 Mbit/s channel (640×360, ${SEGMENT_S} s segments). Result: \`${file.slice(root.length)}\`.`,
   '',

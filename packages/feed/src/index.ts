@@ -29,6 +29,8 @@ export { parsePlaylist } from './playlist.js'
 export { parseFeedPath } from './paths.js'
 export type { FeedPath } from './paths.js'
 export { purgeFeed } from './purge.js'
+export { refuseUploads } from './no-upload.js'
+export type { UploadRefusal } from './no-upload.js'
 
 /** Options of {@link createFeedWriter}. */
 export interface FeedWriterInit {

@@ -1,7 +1,7 @@
 import b4a from 'b4a'
 import type Corestore from 'corestore'
 import type Hypercore from 'hypercore'
-import { openFeedReader, parseFeedPath, type FeedReader, type ParsedPlaylist } from '@arus/feed'
+import { openFeedReader, parseFeedPath, refuseUploads, type FeedReader, type ParsedPlaylist, type UploadRefusal } from '@arus/feed'
 import { fromHex } from '@arus/crypto'
 import { StartQuiet } from './start-quiet.js'
 import type { TopicHandle, Topics } from './topics.js'
@@ -69,6 +69,8 @@ export class FeedSession {
   private topic: TopicHandle | null = null
   private readonly bytes = new Map<string, PeerBytes>()
   private readonly detach: Array<() => void> = []
+  /** The reader's cores, each with its upload refusal while the policy is 'client-only'. */
+  private readonly refusals = new Map<Hypercore, UploadRefusal | null>()
   private readonly downloads = new Map<string, { destroy(): void }>()
   private closed = false
   /** Last time the playlist changed (live advance), epoch ms. */
@@ -286,12 +288,28 @@ export class FeedSession {
     core.on('download', onDownload)
     core.on('upload', onUpload)
     this.detach.push(() => { core.off('download', onDownload); core.off('upload', onUpload) })
+    this.refusals.set(core, null)
+    this.applyUploadPolicy()
+  }
+
+  /**
+   * 'client-only' uploads no block data at all, on any connection (refuseUploads); 'reseed'
+   * serves. Follows the topics' announce flag; called again by setUploadPolicy.
+   */
+  applyUploadPolicy (): void {
+    const serve = this.topics.announcing
+    for (const [core, refusal] of this.refusals) {
+      if (!serve && refusal === null) this.refusals.set(core, refuseUploads(core))
+      else if (serve && refusal !== null) { refusal.close(); this.refusals.set(core, null) }
+    }
   }
 
   private async closeReader (): Promise<void> {
     for (const d of this.downloads.values()) d.destroy()
     this.downloads.clear()
     for (const off of this.detach.splice(0)) off()
+    for (const refusal of this.refusals.values()) refusal?.close()
+    this.refusals.clear()
     const r = this.readerRef
     this.readerRef = null
     await r?.close().catch(() => {})

@@ -258,6 +258,8 @@ export class PlayerImpl extends SafeEmitter<PlayerEvents> implements Player {
       rejoined = await this.net.topics.setAnnounce(parsed.data === 'reseed')
       // Standing reseed connections (peers that dialed us to fetch) go; our own dials stay.
       if (parsed.data === 'client-only') for (const c of this.net.peerConnections()) if (c.isInitiator === false) c.destroy()
+      // ...and on our own dials, the feed's cores stop (or start again) serving blocks.
+      this.playback.session()?.applyUploadPolicy()
     }
     this.emit('upload-policy', { policy: parsed.data, rejoined })
     return { policy: parsed.data, changed, rejoined }

@@ -90,4 +90,42 @@ describe('upload policy', () => {
     await waitFor(async () => (await announcedOn(stack.testnet, topic)).has(quietKey), { timeoutMs: 20_000, message: 'announced after switch' })
     await expect(quiet.setUploadPolicy('leech' as never)).rejects.toMatchObject({ code: 'SDK_INVALID_ARGUMENT' })
   })
+
+  it('client-only serves no block even to a peer it dialed itself (issue 41: phones uploaded 0.2-0.4 x the stream in the lab)', async (t) => {
+    const bc = await startBroadcaster(t, stack)
+    const topic = await channel(bc, 'phone', { hlsTime: 2, hlsListSize: 4 })
+    const loud = newPlayer(t, stack, { tune: { timeoutMs: 10_000 } })
+    await connectAndLogin(loud, 'alice', 'alice-pw')
+    const loudUrl = (await loud.resolve('phone')).url
+    expect((await decode(loudUrl, 2)).code).toBe(0)
+    const loudKey = loud.diagnostics().publicKey as string
+    await waitFor(async () => (await announcedOn(stack.testnet, topic)).has(loudKey), { timeoutMs: 20_000, message: 'reseeding viewer announced' })
+    // The phone's lookup finds the reseeding viewer and dials it: that connection replicates both ways.
+    const phone = newPlayer(t, stack, { uploadPolicy: 'client-only', tune: { timeoutMs: 10_000 } })
+    await connectAndLogin(phone, 'alice', 'alice-pw')
+    const phoneUrl = (await phone.resolve('phone')).url
+    const phoneKey = phone.diagnostics().publicKey as string
+    const stop = new AbortController()
+    t.onTestFinished(() => stop.abort())
+    const play = async (url: string): Promise<void> => {
+      while (!stop.signal.aborted) {
+        try {
+          const list = await (await fetch(url, { signal: stop.signal })).text()
+          for (const seg of list.split('\n').filter((l) => l.endsWith('.ts'))) await (await fetch(url.replace('index.m3u8', seg), { signal: stop.signal })).arrayBuffer()
+        } catch {
+          // the test is over, or a held request timed out: go on
+        }
+        await new Promise((resolve) => setTimeout(resolve, 300))
+      }
+    }
+    const playing = [play(loudUrl), play(phoneUrl)]
+    await waitFor(() => loud.diagnostics().feed?.bytesByPeer[phoneKey] !== undefined || phone.diagnostics().feed?.bytesByPeer[loudKey] !== undefined,
+      { timeoutMs: 30_000, message: 'the phone and the reseeding viewer replicate with each other' })
+    // Both play on for ~12 s (six segments): the reseeding viewer serves the phone, never the reverse.
+    await new Promise((resolve) => setTimeout(resolve, 12_000))
+    stop.abort()
+    await Promise.all(playing)
+    expect(phone.diagnostics().feed?.bytesByPeer[loudKey]?.uploaded ?? 0).toBe(0)
+    expect(loud.diagnostics().feed?.bytesByPeer[phoneKey]?.downloaded ?? 0).toBe(0)
+  }, 90_000)
 })
