@@ -18,6 +18,7 @@
  * networks" block of docs/benchmarks.md.
  */
 import { randomBytes } from 'node:crypto'
+import { setMaxListeners } from 'node:events'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
@@ -219,6 +220,7 @@ async function runSize (n: number): Promise<RunResult> {
     const delay0 = lab.delayStats()
     const agentCpu0 = new Map([...agents].map(([k, a]) => [k, procStat(a.proc.child.pid!)]))
     const churnStop = new AbortController()
+    setMaxListeners(0, churnStop.signal) // one sleep per churning viewer waits on it
     const churners = slots.filter((s) => !s.stays)
     const churn = Promise.all(churners.map(async (s) => {
       while (!churnStop.signal.aborted) {
