@@ -11,7 +11,8 @@ import { FeedError } from './errors.js'
  * origin `peersPerBlock` times. A request is held only while a peer that got the block is
  * still connected (a block whose receivers all left is answered at once, and a held request
  * is answered the moment its block's last receiver leaves); one still held when `holdMs`
- * runs out is answered normally, so no viewer ever starves.
+ * runs out is answered normally, so no viewer ever starves. A receiver whose sync says it
+ * does not upload (a 'client-only' viewer, `refuseUploads`) never counts as a relay.
  *
  * This wraps hypercore 11's per-peer `onrequest` / `oncancel` handlers (internals, pinned
  * to hypercore 11.37.1 by the workspace override); a test fails if they change.
@@ -48,6 +49,8 @@ interface WirePeer {
   onrequest(msg: WireRequest): unknown
   oncancel(msg: { request: number }): unknown
   stream?: { remotePublicKey?: Uint8Array }
+  /** What the peer's last sync said: false for a viewer that serves no block ('client-only'). */
+  remoteUploading?: boolean
 }
 interface WireRequest { id: number; block: { index: number } | null; hash: unknown; seek: unknown; upgrade: unknown }
 
@@ -62,6 +65,8 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
   const servedTo = new Map<number, Set<unknown>>()
   /** Peers connected now (by identity), with how many wire sessions each has. */
   const connected = new Map<unknown, number>()
+  /** The wire sessions of each connected identity (to read whether it uploads). */
+  const sessionsOf = new Map<unknown, Set<WirePeer>>()
   /** Every held request, so a departing receiver can release the ones it was the hope of. */
   const holding = new Set<{ index: number; who: unknown; release: () => void }>()
   const restores: Array<() => void> = []
@@ -69,12 +74,30 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
   const identities = new Map<WirePeer, unknown>()
   let closed = false
 
-  /** True when `index` already went to `peersPerBlock` peers and one of them (not `who`) is still here to relay it. */
+  /** A connected peer whose every session said it does not upload ('client-only'): it cannot relay. */
+  const refusesUploads = (who: unknown): boolean => {
+    const sessions = sessionsOf.get(who)
+    if (sessions === undefined || sessions.size === 0) return false
+    for (const peer of sessions) if (peer.remoteUploading !== false) return false
+    return true
+  }
+
+  /**
+   * True when `index` already went to `peersPerBlock` peers and one of them (not `who`) is
+   * still here to relay it. A receiver that says it does not upload counts for neither:
+   * holding a request for its relay would only stall the requester for holdMs.
+   */
   const relayable = (index: number, who: unknown): boolean => {
     const set = servedTo.get(index)
-    if (!set || set.size < peersPerBlock) return false
-    for (const other of set) if (other !== who && connected.has(other)) return true
-    return false
+    if (!set) return false
+    let relays = 0
+    let here = false
+    for (const other of set) {
+      if (refusesUploads(other)) continue
+      relays++
+      if (other !== who && connected.has(other)) here = true
+    }
+    return relays >= peersPerBlock && here
   }
 
   const remember = (index: number, who: unknown): void => {
@@ -93,6 +116,9 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
     const who = peer.stream?.remotePublicKey ? Buffer.from(peer.stream.remotePublicKey).toString('hex') : peer
     identities.set(peer, who)
     connected.set(who, (connected.get(who) ?? 0) + 1)
+    let sessions = sessionsOf.get(who)
+    if (sessions === undefined) { sessions = new Set(); sessionsOf.set(who, sessions) }
+    sessions.add(peer)
     const onrequest = peer.onrequest
     const oncancel = peer.oncancel
     const held = new Map<number, { timer: NodeJS.Timeout; since: number; release: () => void; entry: { index: number; who: unknown; release: () => void } }>()
@@ -158,8 +184,9 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
     const who = identities.get(peer)
     if (!identities.delete(peer)) return
     const sessions = (connected.get(who) ?? 1) - 1
+    sessionsOf.get(who)?.delete(peer)
     if (sessions > 0) connected.set(who, sessions)
-    else connected.delete(who)
+    else { connected.delete(who); sessionsOf.delete(who) }
     for (const h of [...holding]) if (!relayable(h.index, h.who)) h.release()
   }
   core.on('peer-add', onPeerAdd)
@@ -176,6 +203,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
       for (const restore of restores.splice(0)) restore()
       servedTo.clear()
       connected.clear()
+      sessionsOf.clear()
       holding.clear()
       identities.clear()
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import b4a from 'b4a'
-import { shapeUploads } from '@arus/feed'
+import { refuseUploads, shapeUploads } from '@arus/feed'
 import type { FeedWriterInit } from '@arus/feed'
 import { createTestnet, waitFor, withTimeout } from '@arus/testkit'
 import type { TestContextLike } from '@arus/testkit'
@@ -142,6 +142,19 @@ describe('origin upload shaping', () => {
     await first.swarm.destroy()
     expect((await read).byteLength).toBe(65_536)
     expect(shaper.stats().released).toBeGreaterThan(0)
+  }, 60_000)
+
+  it('does not hold a request for a receiver that does not upload (a client-only viewer cannot relay)', async (t) => {
+    const { shaper, reader } = await originWithOneBlock(t)
+    const phone = await reader()
+    const blobs = (await phone.reader.drive.getBlobs())!.core
+    const refusal = refuseUploads(blobs)
+    t.onTestFinished(() => refusal.close())
+    expect((await phone.reader.readFile('/seg0.ts', { timeoutMs: 20_000 })).byteLength).toBe(65_536)
+    // The phone is still here, but it said it uploads nothing: the next reader is served at once.
+    const second = await reader()
+    expect((await second.reader.readFile('/seg0.ts', { timeoutMs: 20_000 })).byteLength).toBe(65_536)
+    expect(shaper.stats().held).toBe(0)
   }, 60_000)
 
   it('refuses bad options', async (t) => {
