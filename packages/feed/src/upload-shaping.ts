@@ -24,6 +24,13 @@ export interface UploadShapingInit {
   holdMs?: number
   /** Block indexes remembered (oldest forgotten first). Default 8192. */
   maxTrackedBlocks?: number
+  /**
+   * Only a request for a block appended less than this long ago is held. A request for an
+   * older block comes from a viewer catching up (a join's first segment, a viewer that fell
+   * behind, a relay that did not come): holding it only stalls a viewer already late, so it is
+   * answered at once. Default 4000 ms (two segment periods of 2 s); 0 holds regardless of age.
+   */
+  freshMs?: number
 }
 
 export interface UploadShapingStats {
@@ -37,6 +44,8 @@ export interface UploadShapingStats {
   released: number
   /** Total milliseconds the cancelled requests had been held: ÷ cancelled = the mean relay time. */
   cancelWaitMs: number
+  /** Requests that would have been held but asked for a block older than freshMs: answered at once. */
+  late: number
 }
 
 export interface UploadShaper {
@@ -58,10 +67,29 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
   const peersPerBlock = init.peersPerBlock ?? 2
   const holdMs = init.holdMs ?? 1500
   const maxTracked = init.maxTrackedBlocks ?? 8192
+  const freshMs = init.freshMs ?? 4000
+  if (!Number.isInteger(freshMs) || freshMs < 0 || freshMs > 600_000) throw FeedError.invalidArgument('freshMs', 'must be an integer 0-600000')
   if (!Number.isInteger(peersPerBlock) || peersPerBlock < 1) throw FeedError.invalidArgument('peersPerBlock', 'must be an integer >= 1')
   if (!Number.isInteger(holdMs) || holdMs < 0 || holdMs > 60_000) throw FeedError.invalidArgument('holdMs', 'must be an integer 0-60000')
 
-  const stats: UploadShapingStats = { served: 0, held: 0, cancelled: 0, released: 0, cancelWaitMs: 0 }
+  const stats: UploadShapingStats = { served: 0, held: 0, cancelled: 0, released: 0, cancelWaitMs: 0, late: 0 }
+  /** When each block index was appended here (while shaping), bounded like servedTo. */
+  const appendedAt = new Map<number, number>()
+  let knownLength = core.length
+  const onAppend = (): void => {
+    const now = Date.now()
+    for (let i = knownLength; i < core.length; i++) {
+      if (appendedAt.size >= maxTracked) appendedAt.delete(appendedAt.keys().next().value as number)
+      appendedAt.set(i, now)
+    }
+    knownLength = core.length
+  }
+  /** A block appended longer than freshMs ago (or before shaping began). */
+  const stale = (index: number): boolean => {
+    if (freshMs === 0) return false
+    const at = appendedAt.get(index)
+    return at === undefined || Date.now() - at > freshMs
+  }
   const servedTo = new Map<number, Set<unknown>>()
   /** Peers connected now (by identity), with how many wire sessions each has. */
   const connected = new Map<unknown, number>()
@@ -127,6 +155,13 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
       const plainBlock = msg.block !== null && msg.hash === null && msg.seek === null && msg.upgrade === null
       if (closed || !plainBlock) return onrequest.call(this, msg)
       const index = msg.block!.index
+      if (stale(index) && servedTo.get(index)?.has(who) !== true && relayable(index, who)) {
+        // Would be held, but the requester is catching up: answer now.
+        remember(index, who)
+        stats.late++
+        stats.served++
+        return onrequest.call(this, msg)
+      }
       if (servedTo.get(index)?.has(who) === true || !relayable(index, who)) {
         remember(index, who)
         stats.served++
@@ -191,6 +226,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
   }
   core.on('peer-add', onPeerAdd)
   core.on('peer-remove', onPeerRemove)
+  core.on('append', onAppend)
   for (const peer of core.peers as unknown as WirePeer[]) wrap(peer)
 
   return {
@@ -200,7 +236,9 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
       closed = true
       core.off('peer-add', onPeerAdd)
       core.off('peer-remove', onPeerRemove)
+      core.off('append', onAppend)
       for (const restore of restores.splice(0)) restore()
+      appendedAt.clear()
       servedTo.clear()
       connected.clear()
       sessionsOf.clear()

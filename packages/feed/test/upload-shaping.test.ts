@@ -81,7 +81,7 @@ describe('origin upload shaping', () => {
 
   it('releases a held request after holdMs when nobody else has the block', async (t) => {
     const o = await liveOrigin(t, 65_536)
-    const shaper = shapeUploads(o.writer.drive.blobs!.core, { peersPerBlock: 1, holdMs: 200 })
+    const shaper = shapeUploads(o.writer.drive.blobs!.core, { peersPerBlock: 1, holdMs: 200, freshMs: 0 })
     t.onTestFinished(() => shaper.close())
     // Two readers that never meet each other (clients only): the second can only get it from the origin.
     for (let i = 0; i < 2; i++) {
@@ -110,7 +110,8 @@ describe('origin upload shaping', () => {
   async function originWithOneBlock (t: TestContextLike) {
     const o = await liveOrigin(t, 65_536)
     // holdMs far beyond the reads' own bounds: a request that waits for it fails the test.
-    const shaper = shapeUploads(o.writer.drive.blobs!.core, { peersPerBlock: 1, holdMs: 60_000 })
+    // freshMs 0: seg0 was written before shaping began, and would otherwise count as old.
+    const shaper = shapeUploads(o.writer.drive.blobs!.core, { peersPerBlock: 1, holdMs: 60_000, freshMs: 0 })
     t.onTestFinished(() => shaper.close())
     // Client-only readers: they meet the origin, never each other.
     return { shaper, reader: () => readerOf(t, o, 'client') }
@@ -157,9 +158,28 @@ describe('origin upload shaping', () => {
     expect(shaper.stats().held).toBe(0)
   }, 60_000)
 
+  it('answers at once a request for a block older than freshMs (a viewer catching up is not held)', async (t) => {
+    const o = await liveOrigin(t, 1000)
+    const blobs = o.writer.drive.blobs!.core
+    const shaper = shapeUploads(blobs, { peersPerBlock: 1, holdMs: 60_000, freshMs: 1_000 })
+    t.onTestFinished(() => shaper.close())
+    await o.writer.putSegment('seg1.ts', segmentBytes(1, 65_536))
+    await o.writer.putPlaylist(playlistOf([0, 1]))
+    const first = await readerOf(t, o, 'client')
+    expect((await first.reader.readFile('/seg1.ts', { timeoutMs: 20_000 })).byteLength).toBe(65_536)
+    // seg1's block is now older than freshMs; its receiver is still here but the next reader
+    // (who cannot reach it) is answered at once instead of after the 60 s hold.
+    await new Promise((resolve) => setTimeout(resolve, 1_200))
+    const second = await readerOf(t, o, 'client')
+    expect((await second.reader.readFile('/seg1.ts', { timeoutMs: 20_000 })).byteLength).toBe(65_536)
+    expect(shaper.stats()).toMatchObject({ held: 0 })
+    expect(shaper.stats().late).toBeGreaterThan(0)
+  }, 60_000)
+
   it('refuses bad options', async (t) => {
     const writer = await writerOn(t)
     expect(() => shapeUploads(writer.drive.blobs!.core, { peersPerBlock: 0 })).toThrow(/peersPerBlock/)
     expect(() => shapeUploads(writer.drive.blobs!.core, { holdMs: -1 })).toThrow(/holdMs/)
+    expect(() => shapeUploads(writer.drive.blobs!.core, { freshMs: -1 })).toThrow(/freshMs/)
   })
 })
