@@ -13,13 +13,14 @@
  *   pnpm bench --quick    # smoke: 1 latency run, 1 extra cold tune, 2 × 10 s per configuration for N = 1, 2 (~4 min)
  *   pnpm bench --counts=4,8 --window=30 --skip-latency [--swap]   # a focused egress run (not written to the doc)
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { cleanupAll, waitFor } from '@arus/testkit'
 import { startBrowser, type BrowserBench } from './browser.js'
+import { writeDocBlock } from './doc-block.js'
 import { CHANNEL, RATES, VIEWER_MALLOC_ARENA_MAX, VIEWER_NODE_FLAGS, procStats, startStack, type Broadcaster, type Stack, type Viewer } from './stack.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -453,16 +454,6 @@ function renderPhases (logins: Array<Array<{ name: string; startMs: number; ms: 
   ].join('\n')
 }
 
-async function writeDoc (body: string): Promise<void> {
-  const doc = join(root, 'docs/benchmarks.md')
-  const begin = '<!-- bench:begin -->'
-  const end = '<!-- bench:end -->'
-  let text = await readFile(doc, 'utf8')
-  const block = `${begin}\n${body}\n${end}`
-  if (text.includes(begin) && text.includes(end)) text = text.slice(0, text.indexOf(begin)) + block + text.slice(text.indexOf(end) + end.length)
-  else text = `${text.trimEnd()}\n\n## Viewer and origin (\`pnpm bench\`)\n\n${block}\n`
-  await writeFile(doc, text)
-}
 
 const started = Date.now()
 const stop = async () => { await cleanupAll(); process.exit(130) }
@@ -515,7 +506,7 @@ try {
   console.log(body)
   log(`results: ${file} (${result.seconds} s)`)
   if (FULL) {
-    await writeDoc(body)
+    await writeDocBlock('bench', '## Viewer and origin (`pnpm bench`)', body)
     log('docs/benchmarks.md updated')
   }
 } finally {

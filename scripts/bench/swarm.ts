@@ -19,16 +19,17 @@
  */
 import { randomBytes } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
-import { readFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { startAgent, startLab } from '@arus/lab'
 import type { Agent, Lab, PlayerModelStats, ViewerReport } from '@arus/lab'
-import { startBroadcaster, startPanel, waitFor } from '@arus/testkit'
+import { seededRandom, startBroadcaster, startPanel, waitFor } from '@arus/testkit'
 import type { BroadcasterHandle, PanelHandle } from '@arus/testkit'
+import { procStats } from './stack.js'
+import { writeDocBlock } from './doc-block.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const flag = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
@@ -52,17 +53,6 @@ const SEGMENT_S = 2
 const CHANNEL = { transcode: { width: 640, height: 360, preset: 'ultrafast', videoBitrateKbps: 900 }, hlsTime: SEGMENT_S, hlsListSize: 6 }
 const log = (s: string): void => { console.error(`[bench:swarm] ${s}`) }
 
-/** A small seeded PRNG (mulberry32): the same population every run. */
-function prng (seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6D2B79F5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 type ViewerClass = 'phone' | 'home'
 interface Slot {
@@ -124,16 +114,10 @@ function breakdown (joins: Slot['joins'], kind: 'cold' | 'returning'): { connect
   return { connect: med((j) => j.phases!.connect), login: med((j) => j.phases!.login), resolve: med((j) => j.phases!.resolve), first: med((j) => j.joinMs) }
 }
 
-/** utime+stime (ms) and RSS (bytes) of a process. */
-function procStat (pid: number): { cpuMs: number; rss: number } | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    const tick = 1000 / 100
-    return { cpuMs: (Number(f[11]) + Number(f[12])) * tick, rss: Number(f[21]) * 4096 }
-  } catch {
-    return null
-  }
+/** CPU time (ms; 100 Hz ticks) and RSS (bytes) of a process, from the bench's shared reader. */
+async function procStat (pid: number): Promise<{ cpuMs: number; rss: number } | null> {
+  const s = await procStats(pid).catch(() => null)
+  return s === null || (s.ticks === 0 && s.rssMb === 0) ? null : { cpuMs: s.ticks * 10, rss: s.rssMb * 1048576 }
 }
 
 interface RunResult {
@@ -154,7 +138,7 @@ interface RunResult {
 }
 
 async function runSize (n: number): Promise<RunResult> {
-  const rand = prng(SEED + n)
+  const rand = seededRandom(SEED + n)
   const { homes, slots } = population(n, rand)
   log(`N=${n}: ${homes.length} homes, ${slots.filter((s) => s.cls === 'phone').length} phones, ${slots.filter((s) => s.stays).length} staying`)
   const lab: Lab = await startLab({ id: `s${n}`, homes: homes as any })
@@ -216,9 +200,9 @@ async function runSize (n: number): Promise<RunResult> {
     const model0 = new Map<string, PlayerModelStats | null>([...first].map(([k, r]) => [k, r.model]))
     const bc0 = await bc.api<any>('GET', '/api/channels/bench')
     const bcPid = bc.proc!.child.pid!
-    const bcCpu0 = procStat(bcPid)
+    const bcCpu0 = await procStat(bcPid)
     const delay0 = lab.delayStats()
-    const agentCpu0 = new Map([...agents].map(([k, a]) => [k, procStat(a.proc.child.pid!)]))
+    const agentCpu0 = new Map(await Promise.all([...agents].map(async ([k, a]) => [k, await procStat(a.proc.child.pid!)] as const)))
     const churnStop = new AbortController()
     setMaxListeners(0, churnStop.signal) // one sleep per churning viewer waits on it
     const churners = slots.filter((s) => !s.stays)
@@ -252,9 +236,9 @@ async function runSize (n: number): Promise<RunResult> {
     const windowS = (Date.now() - windowStart) / 1000
     const end = await report()
     const bc1 = await bc.api<any>('GET', '/api/channels/bench')
-    const bcCpu1 = procStat(bcPid)
+    const bcCpu1 = await procStat(bcPid)
     const delay1 = lab.delayStats()
-    const agentCpu1 = new Map([...agents].map(([k, a]) => [k, procStat(a.proc.child.pid!)]))
+    const agentCpu1 = new Map(await Promise.all([...agents].map(async ([k, a]) => [k, await procStat(a.proc.child.pid!)] as const)))
     churnStop.abort()
     await Promise.all([churn, watcher])
     for (const s of slots) { noteJoin(s, end.get(s.name)); if (s.on) s.uploaded += Math.max(0, upOf(end.get(s.name)) - s.base) }
@@ -288,7 +272,7 @@ async function runSize (n: number): Promise<RunResult> {
     }
     let agentCpuMs = 0
     for (const [k, a0] of agentCpu0) { const a1 = agentCpu1.get(k); if (a0 && a1) agentCpuMs += a1.cpuMs - a0.cpuMs }
-    const rss = [...agents.values()].map((a) => procStat(a.proc.child.pid!)?.rss ?? 0)
+    const rss = await Promise.all([...agents.values()].map(async (a) => (await procStat(a.proc.child.pid!))?.rss ?? 0))
     pollStop.abort()
     await poller
     const result: RunResult = {
@@ -348,16 +332,6 @@ function table (runs: RunResult[]): string {
   ].join('\n')
 }
 
-async function writeDoc (body: string): Promise<void> {
-  const doc = join(root, 'docs/benchmarks.md')
-  const begin = '<!-- bench-swarm:begin -->'
-  const end = '<!-- bench-swarm:end -->'
-  let text = await readFile(doc, 'utf8')
-  const block = `${begin}\n${body}\n${end}`
-  if (text.includes(begin) && text.includes(end)) text = text.slice(0, text.indexOf(begin)) + block + text.slice(text.indexOf(end) + end.length)
-  else text = `${text.trimEnd()}\n\n## Swarm under real networks (\`pnpm bench:swarm\`)\n\n${block}\n`
-  await writeFile(doc, text)
-}
 
 const started = new Date()
 const runs: RunResult[] = []
@@ -372,5 +346,5 @@ const body = [
   table(runs)
 ].join('\n')
 console.log(body)
-if (FULL) await writeDoc(body)
+if (FULL) await writeDocBlock('bench-swarm', '## Swarm under real networks (`pnpm bench:swarm`)', body)
 process.exit(0)

@@ -1,16 +1,7 @@
-import type { HttpClient } from '@arus/testkit'
+import { seededRandom, type HttpClient } from '@arus/testkit'
 
 /** A mulberry32 PRNG: the same mix of operations on every run. */
-export function prng (seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+export const prng = seededRandom
 
 /** Runs `jobs` with at most `width` in flight; resolves when all settled. */
 export async function pool<T> (jobs: Array<() => Promise<T>>, width: number): Promise<Array<PromiseSettledResult<T>>> {

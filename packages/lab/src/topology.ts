@@ -90,7 +90,7 @@ table ip arus_filter {
  */
 export async function capEgress (ns: string, dev: string, mbit: number): Promise<void> {
   const bytesPerMs = (mbit * 1e6) / 8 / 1000
-  const burst = Math.max(4096, Math.ceil(bytesPerMs * 4), 1600)
+  const burst = Math.max(4096, Math.ceil(bytesPerMs * 4))
   await ipn(ns, 'link', 'set', dev, 'txqueuelen', '1000')
   await sh('tc', ['-n', ns, 'qdisc', 'replace', 'dev', dev, 'root', 'tbf', 'rate', `${Math.round(mbit * 1000)}kbit`, 'burst', String(burst), 'latency', '300ms'])
 }

@@ -113,7 +113,7 @@ export function collectWarm (swarm: Hyperswarm, panelKey: string | null, served:
 /**
  * Dials the remembered peers through their relay nodes: seeds hyperdht's relay cache and
  * joins each peer explicitly; a peer other than the panel is released after
- * WARM_DIAL_HOLD_MS. Resolves how many dials it started.
+ * WARM_DIAL_HOLD_MS. Returns how many dials it started.
  */
 export function dialWarm (swarm: Hyperswarm, state: WarmState, setTimer: (fn: () => void, ms: number) => void = (fn, ms) => { setTimeout(fn, ms).unref?.() }): number {
   const cache = relayCache(swarm)
