@@ -1,3 +1,4 @@
+import { seededRandom } from '@arus/testkit'
 import { encodeRegisterPayload, MAX_REQUEST_BYTES, type RpcErrorReason, type RpcMethod } from '@arus/rpc'
 import { hexOf } from './helpers.js'
 
