@@ -30,6 +30,7 @@ export { parseFeedPath } from './paths.js'
 export type { FeedPath } from './paths.js'
 export { purgeFeed } from './purge.js'
 export { refuseUploads } from './no-upload.js'
+export { reannounce } from './announce.js'
 export type { UploadRefusal } from './no-upload.js'
 
 /** Options of {@link createFeedWriter}. */

@@ -17,6 +17,7 @@ export const ARUS_BINS = {
   broadcaster: join(root, 'apps', 'broadcaster', 'bin', 'arus-broadcaster.js'),
   library: join(root, 'apps', 'library', 'bin', 'arus-library.js'),
   reseller: join(root, 'apps', 'reseller', 'bin', 'arus-reseller.js'),
+  repeater: join(root, 'apps', 'repeater', 'bin', 'arus-repeater.js'),
   mcp: join(root, 'apps', 'mcp', 'bin', 'arus-mcp.js'),
   testnet: join(root, 'packages', 'swarm', 'bin', 'arus-testnet.js')
 } as const
@@ -172,6 +173,16 @@ export async function spawnResellerDaemon (t: TestContextLike | undefined, env: 
   const proc = spawnBin(t, ARUS_BINS.reseller, ['run'], loggingEnv(env), init)
   return owning(proc, init.signal, async () =>
     ({ proc, url: field(await proc.waitForLine(/"event":"reseller\.ready"/, init.readyTimeoutMs ?? 30_000), 'controlUrl') }))
+}
+
+/**
+ * Starts `arus-repeater run` (logs forced to JSON) and waits for `repeater.ready`; the URL is its
+ * status server's (`null` with STATUS_PORT=0). A failed start-up stops the process.
+ */
+export async function spawnRepeaterDaemon (t: TestContextLike | undefined, env: Record<string, string>, init: DaemonInit = {}): Promise<SpawnedDaemon> {
+  const proc = spawnBin(t, ARUS_BINS.repeater, ['run'], loggingEnv(env), init)
+  return owning(proc, init.signal, async () =>
+    ({ proc, url: await reachable(field(await proc.waitForLine(/"event":"repeater\.ready"/, init.readyTimeoutMs ?? 30_000), 'statusUrl'), init) }))
 }
 
 /**

@@ -1,0 +1,231 @@
+import type Corestore from 'corestore'
+import type Hypercore from 'hypercore'
+import { COMPACT_AFTER_BYTES, reannounce } from '@arus/feed'
+
+/**
+ * One hypercore mirrored by key, keylessly: its blocks are stored and served as they arrive
+ * (ciphertext, verified against the signed Merkle tree like any replica), never decrypted.
+ *
+ * - `window` (a live channel's cores): downloads every new block as it is appended and clears
+ *   each block `retentionMs` after it arrived, oldest first, so disk stays O(window). A
+ *   restart starts the window again from what the origin still holds (a repeater's window is
+ *   a cache: nothing of it was acknowledged to anyone).
+ * - `all` (a VOD title's cores): downloads the whole core and keeps it until evicted.
+ *
+ * Clearing tells peers (hypercore broadcasts the drop) and then re-announces what is still
+ * held (`reannounce`: hypercore 11.37.1 makes a peer forget the blocks above a dropped one).
+ */
+export type MirrorMode = 'window' | 'all'
+
+export interface CoreMirrorInit {
+  store: Corestore
+  key: Uint8Array
+  mode: MirrorMode
+  /** Window mode: how long a block is kept after it arrived. */
+  retentionMs: number
+  /** Injected clock (tests). */
+  now?: () => number
+}
+
+export interface CoreMirrorStats {
+  /** Bytes downloaded by this mirror since it opened. */
+  bytesIn: number
+  /** Bytes served to peers since it opened. */
+  bytesOut: number
+  /** Blocks held now (window mode: exact; all mode: the contiguous prefix plus what arrived since). */
+  blocksHeld: number
+  /** Bytes held now (all mode: estimated for a partly mirrored core, from its length and byteLength). */
+  bytesHeld: number
+  /** The core's length as the origin last announced it. */
+  length: number
+  /** Blocks between the newest one held and the head (0 when the head is here). */
+  lag: number
+  /** Peers replicating this core with the repeater. */
+  peers: number
+}
+
+interface Arrival { index: number; at: number; bytes: number }
+
+export class CoreMirror {
+  readonly core: Hypercore
+  private readonly now: () => number
+  private range: { destroy(): void } | null = null
+  private rangeStart = 0
+  private readonly arrivals: Arrival[] = [] // window mode, in arrival order
+  private heldBlocks = 0
+  private heldBytes = 0
+  private bytesIn = 0
+  private bytesOut = 0
+  private newest = -1
+  private clearedSinceCompact = 0
+  private evicted = false
+  private closed = false
+  private working: Promise<void> = Promise.resolve()
+
+  constructor (private readonly init: CoreMirrorInit) {
+    this.core = init.store.get({ key: init.key })
+    this.now = init.now ?? Date.now
+    this.core.on('download', (index: number, bytes: number) => this.ondownload(index, bytes))
+    this.core.on('upload', (_index: number, bytes: number) => { this.bytesOut += bytes })
+  }
+
+  get mode (): MirrorMode { return this.init.mode }
+  get isEvicted (): boolean { return this.evicted }
+
+  /** Opens the core; a window mirror drops what a previous run held. Then starts downloading. */
+  async ready (): Promise<void> {
+    await this.core.ready()
+    if (this.init.mode === 'window') {
+      // What an earlier run held has no arrival time: drop it, and take the origin's current
+      // window again (the range starts at 0; blocks the origin no longer has are never asked).
+      await this.clearAll()
+      this.rangeStart = 0
+    } else {
+      await this.countHeld()
+    }
+    this.follow()
+  }
+
+  /** (Re)starts the download range from `rangeStart` to the live end. */
+  private follow (): void {
+    if (this.closed || this.evicted) return
+    this.range?.destroy()
+    // window: blocks from the first not yet cleared on; all: everything. `end: -1` follows appends.
+    this.range = this.core.download({ start: this.init.mode === 'window' ? this.rangeStart : 0, end: -1 })
+  }
+
+  private ondownload (index: number, bytes: number): void {
+    this.bytesIn += bytes
+    this.heldBlocks++
+    this.heldBytes += bytes
+    if (index > this.newest) this.newest = index
+    if (this.init.mode === 'window') this.arrivals.push({ index, at: this.now(), bytes })
+  }
+
+  /** All mode: counts what is already on disk (a title mirrored by an earlier run). */
+  private async countHeld (): Promise<void> {
+    const length = this.core.length
+    if (length === 0) return
+    let held = 0
+    for (let i = 0; i < length; i++) if (await this.core.has(i)) { held++; this.newest = i }
+    this.heldBlocks = held
+    this.heldBytes = Math.round(this.core.byteLength * (held / length))
+  }
+
+  /** Window mode: clears what arrived more than retentionMs ago. Serialized with the other clears. */
+  expire (): Promise<void> {
+    return this.serial(async () => {
+      if (this.init.mode !== 'window') return
+      const cutoff = this.now() - this.init.retentionMs
+      let n = 0
+      while (n < this.arrivals.length && this.arrivals[n]!.at <= cutoff) n++
+      await this.clearArrivals(n)
+    })
+  }
+
+  /**
+   * Frees at least `bytes` (window mode: the oldest blocks, but never those that arrived in
+   * the last `keepMs`; all mode: everything, and the mirror stops downloading until
+   * {@link admit}). Resolves the bytes freed.
+   */
+  shed (bytes: number, keepMs: number): Promise<number> {
+    return this.serial(async () => {
+      const before = this.heldBytes
+      if (this.init.mode === 'all') {
+        this.evicted = true
+        this.range?.destroy()
+        this.range = null
+        await this.clearAll()
+        return before - this.heldBytes
+      }
+      const keepFrom = this.now() - keepMs
+      let n = 0
+      let freed = 0
+      while (n < this.arrivals.length && freed < bytes && this.arrivals[n]!.at <= keepFrom) freed += this.arrivals[n++]!.bytes
+      await this.clearArrivals(n)
+      return before - this.heldBytes
+    })
+  }
+
+  /** All mode: mirrors the core again after an eviction. */
+  admit (): void {
+    if (!this.evicted) return
+    this.evicted = false
+    this.follow()
+  }
+
+  private async clearArrivals (n: number): Promise<void> {
+    if (n === 0 || this.closed) return
+    const gone = this.arrivals.splice(0, n).sort((a, b) => a.index - b.index)
+    let lowest = Infinity
+    // Clear contiguous runs with one call each.
+    let i = 0
+    while (i < gone.length) {
+      let j = i
+      while (j + 1 < gone.length && gone[j + 1]!.index === gone[j]!.index + 1) j++
+      await this.core.clear(gone[i]!.index, gone[j]!.index + 1)
+      lowest = Math.min(lowest, gone[i]!.index)
+      i = j + 1
+    }
+    for (const a of gone) { this.heldBlocks--; this.heldBytes -= a.bytes; this.clearedSinceCompact += a.bytes }
+    // Never download a cleared block again: the range restarts above the newest cleared one.
+    const top = gone[gone.length - 1]!.index + 1
+    if (top > this.rangeStart) { this.rangeStart = top; this.follow() }
+    await reannounce(this.core, lowest)
+    if (this.clearedSinceCompact >= COMPACT_AFTER_BYTES) await this.compact()
+  }
+
+  private async clearAll (): Promise<void> {
+    const length = this.core.length
+    this.arrivals.length = 0
+    this.heldBlocks = 0
+    this.heldBytes = 0
+    this.newest = -1
+    if (length === 0) return
+    await this.core.clear(0, length)
+    await this.compact()
+  }
+
+  private async compact (): Promise<void> {
+    this.clearedSinceCompact = 0
+    await this.core.compact()
+  }
+
+  private serial<T> (fn: () => Promise<T>): Promise<T> {
+    const run = this.working.then(fn, fn)
+    this.working = run.then(() => {}, () => {})
+    return run
+  }
+
+  stats (): CoreMirrorStats {
+    const length = this.core.length
+    return {
+      bytesIn: this.bytesIn,
+      bytesOut: this.bytesOut,
+      blocksHeld: this.heldBlocks,
+      bytesHeld: Math.max(0, this.heldBytes),
+      length,
+      lag: this.evicted || length === 0 ? 0 : Math.max(0, length - 1 - this.newest),
+      peers: this.core.peers.length
+    }
+  }
+
+  /** Reclaims every block (a record dropped or re-targeted), then closes. */
+  async purge (): Promise<void> {
+    await this.serial(async () => {
+      this.range?.destroy()
+      this.range = null
+      if (!this.closed && this.core.opened) await this.clearAll()
+    })
+    await this.close()
+  }
+
+  async close (): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    this.range?.destroy()
+    this.range = null
+    await this.working
+    await this.core.close().catch(() => {})
+  }
+}

@@ -1,0 +1,125 @@
+import type Corestore from 'corestore'
+import type Hyperswarm from 'hyperswarm'
+import { CoreMirror, type CoreMirrorStats, type MirrorMode } from './core-mirror.js'
+
+/** A catalog record the repeater mirrors: one feed generation's two cores. */
+export interface MirrorTarget {
+  id: string
+  type: 'live' | 'vod'
+  feedKey: string
+  blobsKey: string
+}
+
+export interface FeedMirrorStats {
+  id: string
+  type: 'live' | 'vod'
+  feedKey: string
+  /** 'mirroring', or 'evicted' (a VOD title over the disk budget: joined as a client only). */
+  state: 'mirroring' | 'evicted'
+  bytesIn: number
+  bytesOut: number
+  /** Viewers replicating the feed with the repeater (its metadata core). */
+  peers: number
+  blocksHeld: number
+  bytesHeld: number
+  /** Blob blocks between the newest held and the origin's head. */
+  lag: number
+}
+
+/**
+ * One feed generation mirrored keylessly: the drive's metadata core (`feedKey`) and blob
+ * core (`blobsKey`) as raw blocks, and the feed's topic (hypercore's discovery key of the
+ * metadata core, the one viewers join) announced, so viewers find the repeater beside the
+ * origin. Live feeds keep a window; VOD titles are mirrored whole.
+ */
+export class FeedMirror {
+  readonly meta: CoreMirror
+  readonly blobs: CoreMirror
+  private announced: boolean | null = null
+  private topic: Buffer | null = null
+  private lastOut = 0
+  /** Bytes served in recent ticks (exponentially weighted): how hot the mirror is. */
+  heat = 0
+
+  constructor (readonly target: MirrorTarget, private readonly deps: { store: Corestore; swarm: Hyperswarm }, retentionMs: number) {
+    const mode: MirrorMode = target.type === 'live' ? 'window' : 'all'
+    this.meta = new CoreMirror({ store: deps.store, key: Buffer.from(target.feedKey, 'hex'), mode, retentionMs: retentionMs * 2 })
+    this.blobs = new CoreMirror({ store: deps.store, key: Buffer.from(target.blobsKey, 'hex'), mode, retentionMs })
+  }
+
+  async start (): Promise<void> {
+    await Promise.all([this.meta.ready(), this.blobs.ready()])
+    this.topic = this.meta.core.discoveryKey
+    this.announce(true)
+  }
+
+  /** Joins the feed's topic: announced (server) while mirroring, looked up only while evicted. */
+  private announce (server: boolean): void {
+    if (this.topic === null || this.announced === server) return
+    this.announced = server
+    this.deps.swarm.join(this.topic, { server, client: true })
+  }
+
+  /** One budget tick: expires a live window, updates the heat. */
+  async tick (): Promise<void> {
+    await Promise.all([this.meta.expire(), this.blobs.expire()])
+    const out = this.meta.stats().bytesOut + this.blobs.stats().bytesOut
+    this.heat = this.heat * 0.8 + (out - this.lastOut)
+    this.lastOut = out
+  }
+
+  get bytesHeld (): number { return this.meta.stats().bytesHeld + this.blobs.stats().bytesHeld }
+  get evicted (): boolean { return this.blobs.isEvicted }
+  /** Bytes a VOD title holds once complete (its cores' byte lengths). */
+  get fullBytes (): number { return this.meta.core.byteLength + this.blobs.core.byteLength }
+
+  async shed (bytes: number, keepMs: number): Promise<number> {
+    const freed = await this.blobs.shed(bytes, keepMs)
+    if (this.target.type === 'vod') {
+      await this.meta.shed(Number.MAX_SAFE_INTEGER, keepMs)
+      this.announce(false)
+    }
+    return freed
+  }
+
+  admit (): void {
+    this.meta.admit()
+    this.blobs.admit()
+    this.announce(true)
+  }
+
+  stats (): FeedMirrorStats {
+    const m = this.meta.stats()
+    const b = this.blobs.stats()
+    return {
+      id: this.target.id,
+      type: this.target.type,
+      feedKey: this.target.feedKey,
+      state: this.evicted ? 'evicted' : 'mirroring',
+      bytesIn: m.bytesIn + b.bytesIn,
+      bytesOut: m.bytesOut + b.bytesOut,
+      peers: m.peers,
+      blocksHeld: m.blocksHeld + b.blocksHeld,
+      bytesHeld: m.bytesHeld + b.bytesHeld,
+      lag: b.lag
+    }
+  }
+
+  private async leave (): Promise<void> {
+    if (this.topic !== null && this.announced !== null) await this.deps.swarm.leave(this.topic).catch(() => {})
+    this.announced = null
+  }
+
+  /** Leaves the topic and reclaims both cores (dropped or re-targeted record). */
+  async purge (): Promise<void> {
+    await this.leave()
+    await Promise.all([this.meta.purge(), this.blobs.purge()])
+  }
+
+  async close (): Promise<void> {
+    await this.leave()
+    await Promise.all([this.meta.close(), this.blobs.close()])
+  }
+}
+
+export type { CoreMirrorStats }
