@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest'
+import { pipeline } from 'node:stream'
+import { tmpStore, waitFor, type TestContextLike } from '@arus/testkit'
+import { CoreMirror } from '../src/core-mirror.js'
+
+// Real hypercores on disk, replicated over an in-process stream pair: a writer (the origin)
+// and the repeater's keyless mirror of it. The clock is injected: expiry is not timed.
+
+const block = (i: number): Buffer => Buffer.alloc(4096, i % 251)
+
+async function originAndMirror (t: TestContextLike, mode: 'window' | 'all', blocks: number) {
+  const origin = tmpStore(t)
+  const writer = origin.get({ name: 'feed' })
+  await writer.ready()
+  for (let i = 0; i < blocks; i++) await writer.append(block(i))
+  const mirrorStore = tmpStore(t)
+  let now = 1_000_000
+  const mirror = new CoreMirror({ store: mirrorStore, key: writer.key!, mode, retentionMs: 10_000, now: () => now })
+  t.onTestFinished(() => mirror.close())
+  const a = origin.replicate(true)
+  const b = mirrorStore.replicate(false)
+  pipeline(a, b, a, () => {})
+  t.onTestFinished(() => { a.destroy(); b.destroy() })
+  await mirror.ready()
+  return { writer, mirror, advance: (ms: number) => { now += ms } }
+}
+
+const has = async (m: CoreMirror, i: number): Promise<boolean> => m.core.has(i)
+
+describe('a window mirror', () => {
+  it('downloads new blocks, clears each retentionMs after it arrived, and never fetches a cleared block again', async (t) => {
+    const { writer, mirror, advance } = await originAndMirror(t, 'window', 10)
+    await waitFor(() => mirror.stats().blocksHeld === 10, { timeoutMs: 15_000, message: 'the origin\'s blocks mirrored' })
+    expect(mirror.stats().bytesHeld).toBe(10 * 4096)
+    advance(5_000)
+    for (let i = 10; i < 13; i++) await writer.append(block(i))
+    await waitFor(() => mirror.stats().blocksHeld === 13, { timeoutMs: 15_000, message: 'appends mirrored' })
+    expect(mirror.stats().lag).toBe(0)
+    advance(6_000) // the first 10 are 11 s old, the last 3 are 6 s old
+    await mirror.expire()
+    expect(mirror.stats().blocksHeld).toBe(3)
+    expect(await has(mirror, 0)).toBe(false)
+    expect(await has(mirror, 9)).toBe(false)
+    expect(await has(mirror, 10)).toBe(true)
+    const bytesIn = mirror.stats().bytesIn
+    await writer.append(block(13))
+    await waitFor(() => mirror.stats().blocksHeld === 4, { timeoutMs: 15_000, message: 'the next append mirrored' })
+    // Only the new block came in: the cleared ones were not fetched again.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(mirror.stats().bytesIn - bytesIn).toBe(4096)
+    expect(await has(mirror, 0)).toBe(false)
+  })
+
+  it('sheds its oldest blocks for the budget, but not those younger than keepMs', async (t) => {
+    const { writer, mirror, advance } = await originAndMirror(t, 'window', 4)
+    await waitFor(() => mirror.stats().blocksHeld === 4, { timeoutMs: 15_000, message: 'mirrored' })
+    advance(3_000)
+    for (let i = 4; i < 8; i++) await writer.append(block(i))
+    await waitFor(() => mirror.stats().blocksHeld === 8, { timeoutMs: 15_000, message: 'mirrored' })
+    const freed = await mirror.shed(100 * 4096, 2_000)
+    expect(freed).toBe(4 * 4096)
+    expect(mirror.stats().blocksHeld).toBe(4)
+    expect(await has(mirror, 3)).toBe(false)
+    expect(await has(mirror, 4)).toBe(true)
+  })
+})
+
+describe('a whole mirror (VOD)', () => {
+  it('holds the whole core; evicted it holds nothing and fetches nothing; admitted it mirrors it again', async (t) => {
+    const { mirror } = await originAndMirror(t, 'all', 12)
+    await waitFor(() => mirror.stats().blocksHeld === 12, { timeoutMs: 15_000, message: 'the title mirrored' })
+    await mirror.expire() // no window: nothing expires
+    expect(mirror.stats().blocksHeld).toBe(12)
+    const freed = await mirror.shed(1, 0)
+    expect(freed).toBe(12 * 4096)
+    expect(mirror.isEvicted).toBe(true)
+    expect(mirror.stats().bytesHeld).toBe(0)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(await has(mirror, 0)).toBe(false)
+    mirror.admit()
+    await waitFor(() => mirror.stats().blocksHeld === 12, { timeoutMs: 15_000, message: 'the title mirrored again' })
+  })
+
+  it('counts what an earlier run left on disk', async (t) => {
+    const origin = tmpStore(t)
+    const writer = origin.get({ name: 'feed' })
+    await writer.ready()
+    for (let i = 0; i < 6; i++) await writer.append(block(i))
+    const store = tmpStore(t)
+    const first = new CoreMirror({ store, key: writer.key!, mode: 'all', retentionMs: 10_000 })
+    const a = origin.replicate(true)
+    const b = store.replicate(false)
+    pipeline(a, b, a, () => {})
+    t.onTestFinished(() => { a.destroy(); b.destroy() })
+    await first.ready()
+    await waitFor(() => first.stats().blocksHeld === 6, { timeoutMs: 15_000, message: 'mirrored' })
+    await first.close()
+    const second = new CoreMirror({ store, key: writer.key!, mode: 'all', retentionMs: 10_000 })
+    t.onTestFinished(() => second.close())
+    await second.ready()
+    expect(second.stats().blocksHeld).toBe(6)
+    expect(second.stats().bytesHeld).toBe(6 * 4096)
+    await second.purge()
+    const third = new CoreMirror({ store, key: writer.key!, mode: 'all', retentionMs: 10_000 })
+    t.onTestFinished(() => third.close())
+    a.destroy()
+    await third.ready()
+    expect(third.stats().blocksHeld).toBe(0)
+  })
+})
