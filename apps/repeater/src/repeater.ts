@@ -108,7 +108,13 @@ export class Repeater {
         this.mirrors.delete(id)
         await current.purge()
         changed = true
-        this.init.log.info({ event: target === null ? 'mirror.dropped' : 'mirror.retargeted', id, feedKey: current.target.feedKey, ...(target ? { to: target.feedKey } : {}) }, target === null ? 'mirror dropped and reclaimed' : 'feed rotated: mirror re-targeted')
+        const record = value as StreamRecord | null
+        // A new generation (rotation, source change, re-ingest) may land in two writes: the
+        // feedKey first, its blobsKey after; either way the old generation is retired.
+        const rotated = record !== null && record.feedKey !== null && record.feedKey !== current.target.feedKey
+        const fields = { id, feedKey: current.target.feedKey, ...(record?.feedKey ? { to: record.feedKey } : {}) }
+        if (rotated) this.init.log.info({ event: 'mirror.retargeted', ...fields }, 'feed rotated: the old generation reclaimed')
+        else this.init.log.info({ event: 'mirror.dropped', ...fields, reason: record === null ? 'deleted' : 'unselected' }, 'mirror dropped and reclaimed')
       }
       if (target !== null) {
         const mirror = new FeedMirror(target, { store: this.init.store, swarm: this.init.swarm }, this.init.retentionSeconds * 1000)
