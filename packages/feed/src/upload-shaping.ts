@@ -14,6 +14,10 @@ import { FeedError } from './errors.js'
  * runs out is answered normally, so no viewer ever starves. A receiver whose sync says it
  * does not upload (a 'client-only' viewer, `refuseUploads`) never counts as a relay.
  *
+ * Trusted relays (`relays`: repeaters the operator runs) go first: while one is connected,
+ * the origin's copy of a block goes to it and the viewers wait for it to pass the block on
+ * (issue 42 "Repeaters"; docs/deploy.md "Adding repeaters").
+ *
  * This wraps hypercore 11's per-peer `onrequest` / `oncancel` handlers (internals, pinned
  * to hypercore 11.37.1 by the workspace override); a test fails if they change.
  */
@@ -31,12 +35,27 @@ export interface UploadShapingInit {
    * answered at once. Default 4000 ms (two segment periods of 2 s); 0 holds regardless of age.
    */
   freshMs?: number
+  /**
+   * Noise public keys (hex, lowercase; uppercase is lowercased) of trusted relays: repeaters
+   * the operator runs. A relay is a peer whose connection's remote public key is one of
+   * these. Its block requests are always answered at once, and it counts as a receiver.
+   * While at least one relay is connected on this core (and its sync does not say it refuses
+   * uploads), a block request from any other peer is held for `holdMs`, even before the
+   * block reached `peersPerBlock` receivers, when the block is fresh (appended less than
+   * `freshMs` ago: the relay fetches it at once, asked for or not) or already went to a
+   * relay that is still connected (whatever its age: a viewer catching up gets it from the
+   * relay as fast as from here). Such a request is answered when `holdMs` runs out, or at
+   * once when the last relay it waited for leaves and no other receiver can relay it; it is
+   * cancelled as usual when the requester gets the block elsewhere. Without a connected
+   * relay, shaping is as if none were given. Each must be 64 hex characters. Default none.
+   */
+  relays?: Iterable<string>
 }
 
 export interface UploadShapingStats {
   /** Requests answered at once. */
   served: number
-  /** Requests held because the block already went to `peersPerBlock` peers. */
+  /** Requests held because the block already went to `peersPerBlock` peers, or a trusted relay is here to pass it on. */
   held: number
   /** Held requests the requester cancelled (it got the block elsewhere): upload saved. */
   cancelled: number
@@ -46,6 +65,8 @@ export interface UploadShapingStats {
   cancelWaitMs: number
   /** Requests that would have been held but asked for a block older than freshMs: answered at once. */
   late: number
+  /** Requests answered at once because they came from a trusted relay (also counted in `served`). */
+  relayServed: number
 }
 
 export interface UploadShaper {
@@ -71,8 +92,9 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
   if (!Number.isInteger(freshMs) || freshMs < 0 || freshMs > 600_000) throw FeedError.invalidArgument('freshMs', 'must be an integer 0-600000')
   if (!Number.isInteger(peersPerBlock) || peersPerBlock < 1) throw FeedError.invalidArgument('peersPerBlock', 'must be an integer >= 1')
   if (!Number.isInteger(holdMs) || holdMs < 0 || holdMs > 60_000) throw FeedError.invalidArgument('holdMs', 'must be an integer 0-60000')
+  const trusted = trustedRelays(init.relays)
 
-  const stats: UploadShapingStats = { served: 0, held: 0, cancelled: 0, released: 0, cancelWaitMs: 0, late: 0 }
+  const stats: UploadShapingStats = { served: 0, held: 0, cancelled: 0, released: 0, cancelWaitMs: 0, late: 0, relayServed: 0 }
   /** When each block index was appended here (while shaping), bounded like servedTo. */
   const appendedAt = new Map<number, number>()
   let knownLength = core.length
@@ -96,7 +118,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
   /** The wire sessions of each connected identity (to read whether it uploads). */
   const sessionsOf = new Map<unknown, Set<WirePeer>>()
   /** Every held request, so a departing receiver can release the ones it was the hope of. */
-  const holding = new Set<{ index: number; who: unknown; release: () => void }>()
+  const holding = new Set<HeldEntry>()
   const restores: Array<() => void> = []
   const drops = new Map<WirePeer, () => void>()
   const identities = new Map<WirePeer, unknown>()
@@ -128,6 +150,24 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
     return relays >= peersPerBlock && here
   }
 
+  /** A trusted relay other than `who` is connected and uploads. */
+  const relayHere = (who: unknown): boolean => {
+    for (const relay of trusted) if (relay !== who && connected.has(relay) && !refusesUploads(relay)) return true
+    return false
+  }
+
+  /** `index` already went to a trusted relay (not `who`) that is still here and uploads. */
+  const atRelay = (index: number, who: unknown): boolean => {
+    const set = servedTo.get(index)
+    if (!set) return false
+    for (const other of set) if (other !== who && trusted.has(other as string) && connected.has(other) && !refusesUploads(other)) return true
+    return false
+  }
+
+  /** Whether a held request still has someone to wait for (a fresh block waits for any relay). */
+  const stillHeld = (h: HeldEntry): boolean =>
+    relayable(h.index, h.who) || atRelay(h.index, h.who) || (h.fresh && relayHere(h.who))
+
   const remember = (index: number, who: unknown): void => {
     let set = servedTo.get(index)
     if (!set) {
@@ -149,24 +189,38 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
     sessions.add(peer)
     const onrequest = peer.onrequest
     const oncancel = peer.oncancel
-    const held = new Map<number, { timer: NodeJS.Timeout; since: number; release: () => void; entry: { index: number; who: unknown; release: () => void } }>()
+    const held = new Map<number, { timer: NodeJS.Timeout; since: number; release: () => void; entry: HeldEntry }>()
 
     peer.onrequest = function (msg: WireRequest) {
       const plainBlock = msg.block !== null && msg.hash === null && msg.seek === null && msg.upgrade === null
       if (closed || !plainBlock) return onrequest.call(this, msg)
       const index = msg.block!.index
-      if (stale(index) && servedTo.get(index)?.has(who) !== true && relayable(index, who)) {
+      if (typeof who === 'string' && trusted.has(who)) {
+        // A trusted relay: it takes the origin's copy and passes it on.
+        remember(index, who)
+        stats.relayServed++
+        stats.served++
+        return onrequest.call(this, msg)
+      }
+      const had = servedTo.get(index)?.has(who) === true
+      const fresh = !stale(index)
+      // A trusted relay is here: the origin's copy goes to it, and this request waits for it.
+      if (!had && ((fresh && relayHere(who)) || atRelay(index, who))) return hold(msg, index, fresh)
+      if (!fresh && !had && relayable(index, who)) {
         // Would be held, but the requester is catching up: answer now.
         remember(index, who)
         stats.late++
         stats.served++
         return onrequest.call(this, msg)
       }
-      if (servedTo.get(index)?.has(who) === true || !relayable(index, who)) {
+      if (had || !relayable(index, who)) {
         remember(index, who)
         stats.served++
         return onrequest.call(this, msg)
       }
+      return hold(msg, index, fresh)
+    }
+    const hold = (msg: WireRequest, index: number, fresh: boolean): void => {
       stats.held++
       const release = (): void => {
         const h = held.get(msg.id)
@@ -184,7 +238,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
       }
       const previous = held.get(msg.id) // a reused request id replaces the old request
       if (previous) { clearTimeout(previous.timer); holding.delete(previous.entry) }
-      const entry = { index, who, release }
+      const entry: HeldEntry = { index, who, fresh, release }
       holding.add(entry)
       held.set(msg.id, { timer: setTimeout(release, holdMs), since: Date.now(), release, entry })
     }
@@ -222,7 +276,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
     sessionsOf.get(who)?.delete(peer)
     if (sessions > 0) connected.set(who, sessions)
     else { connected.delete(who); sessionsOf.delete(who) }
-    for (const h of [...holding]) if (!relayable(h.index, h.who)) h.release()
+    for (const h of [...holding]) if (!stillHeld(h)) h.release()
   }
   core.on('peer-add', onPeerAdd)
   core.on('peer-remove', onPeerRemove)
@@ -246,4 +300,23 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
       identities.clear()
     }
   }
+}
+
+/** A held request, as the release-on-leave check sees it. */
+interface HeldEntry { index: number; who: unknown; fresh: boolean; release: () => void }
+
+const NOISE_KEY_HEX = /^[0-9a-f]{64}$/i
+
+/** `relays` checked and lowercased (peer identities are lowercase hex). */
+function trustedRelays (relays: Iterable<string> | undefined): Set<string> {
+  const set = new Set<string>()
+  if (relays === undefined) return set
+  if (typeof relays === 'string' || typeof (relays as Iterable<string>)[Symbol.iterator] !== 'function') {
+    throw FeedError.invalidArgument('relays', 'must be an iterable of 64-character hex keys')
+  }
+  for (const key of relays) {
+    if (typeof key !== 'string' || !NOISE_KEY_HEX.test(key)) throw FeedError.invalidArgument('relays', 'each must be 64 hex characters (a Noise public key)')
+    set.add(key.toLowerCase())
+  }
+  return set
 }

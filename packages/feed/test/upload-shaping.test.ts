@@ -176,6 +176,117 @@ describe('origin upload shaping', () => {
     expect(shaper.stats().late).toBeGreaterThan(0)
   }, 60_000)
 
+  // Trusted relays (repeaters): while one is here, the origin's copy of a block goes to it
+  // and the viewers wait for it to pass the block on.
+  const hexKey = (key: Uint8Array): string => b4a.toString(key, 'hex')
+
+  it('a trusted relay gets every block first; readers get them from it', async (t) => {
+    const o = await liveOrigin(t, 1000)
+    const blobs = o.writer.drive.blobs!.core
+    const relay = await readerOf(t, o, 'reseed')
+    const relayKey = hexKey(relay.swarm.keyPair.publicKey)
+    // A hold far beyond any loopback relay time: released requests would show up as origin uploads.
+    const shaper = shapeUploads(blobs, { peersPerBlock: 2, holdMs: 30_000, relays: [relayKey] })
+    t.onTestFinished(() => shaper.close())
+    // The relay mirrors the blob core as it grows, as a repeater does.
+    const relayBlobs = (await relay.reader.drive.getBlobs())!.core
+    const mirror = relayBlobs.download({ start: 0, end: -1 })
+    t.onTestFinished(() => mirror.destroy())
+
+    const readers = []
+    for (let i = 0; i < 3; i++) readers.push(await readerOf(t, o, 'reseed'))
+    const all = [relay, ...readers]
+    await waitFor(() => all.every(({ swarm }) => swarm.connections.size >= 4), { timeoutMs: 20_000, message: 'full mesh' })
+    for (const { reader } of readers) await reader.waitFor('/seg0.ts', { timeoutMs: 20_000 })
+    await waitFor(() => relayBlobs.contiguousLength >= blobs.length, { timeoutMs: 20_000, message: 'relay has seg0' })
+
+    const uploadedTo = new Map<string, number>()
+    blobs.on('upload', (_i: number, bytes: number, to: { remotePublicKey: Uint8Array }) => {
+      const key = hexKey(to.remotePublicKey)
+      uploadedTo.set(key, (uploadedTo.get(key) ?? 0) + bytes)
+    })
+    const fromRelay = { bytes: 0 }
+    for (const { reader } of readers) {
+      const core = (await reader.drive.getBlobs())!.core
+      core.on('download', (_i: number, bytes: number, from: { remotePublicKey: Uint8Array }) => {
+        if (hexKey(from.remotePublicKey) === relayKey) fromRelay.bytes += bytes
+      })
+    }
+    const segment = segmentBytes(1, 16 * 65_536) // 16 blocks
+    await o.writer.putSegment('seg1.ts', segment)
+    await o.writer.putPlaylist(playlistOf([0, 1]))
+    const copies = await Promise.all(readers.map(({ reader }) => withTimeout(reader.readFile('/seg1.ts', { timeoutMs: 25_000 }), 28_000, 'segment read')))
+    for (const copy of copies) expect(b4a.equals(copy, segment)).toBe(true)
+
+    let toReaders = 0
+    let total = 0
+    for (const [key, bytes] of uploadedTo) {
+      total += bytes
+      if (key !== relayKey) toReaders += bytes
+    }
+    // Each block leaves the origin once, to the relay, give or take a block or two.
+    expect(total).toBeLessThanOrEqual(segment.byteLength + 2 * 65_536)
+    expect(toReaders).toBeLessThanOrEqual(2 * 65_536)
+    expect(fromRelay.bytes).toBeGreaterThan(0)
+    const s = shaper.stats()
+    expect(s.relayServed).toBeGreaterThanOrEqual(16)
+    expect(s.held).toBeGreaterThan(0)
+    expect(s.released).toBe(0)
+  }, 90_000)
+
+  it('without a connected relay, shaping is as before', async (t) => {
+    const o = await liveOrigin(t, 65_536)
+    // The relay is configured but never comes. holdMs beyond the reads' bounds: a held read fails.
+    const shaper = shapeUploads(o.writer.drive.blobs!.core, { peersPerBlock: 2, holdMs: 60_000, freshMs: 0, relays: [hexKey(key32())] })
+    t.onTestFinished(() => shaper.close())
+    // The first peersPerBlock readers are served at once.
+    for (let i = 0; i < 2; i++) {
+      const { reader } = await readerOf(t, o, 'client')
+      expect((await reader.readFile('/seg0.ts', { timeoutMs: 20_000 })).byteLength).toBe(65_536)
+    }
+    expect(shaper.stats()).toMatchObject({ held: 0, relayServed: 0 })
+    // The next one waits for them, as without relays.
+    const third = await readerOf(t, o, 'client')
+    third.reader.readFile('/seg0.ts', { timeoutMs: 30_000 }).catch(() => {})
+    await waitFor(() => shaper.stats().held > 0, { timeoutMs: 20_000, message: 'request held' })
+  }, 60_000)
+
+  it('a held request is released when the relay leaves', async (t) => {
+    const o = await liveOrigin(t, 65_536)
+    const blobs = o.writer.drive.blobs!.core
+    // A relay that is connected on the blob core but fetches nothing.
+    const relay = await readerOf(t, o, 'client')
+    const relayKey = hexKey(relay.swarm.keyPair.publicKey)
+    await relay.reader.drive.getBlobs()
+    await waitFor(() => blobs.peers.some((p) => hexKey(p.remotePublicKey) === relayKey), { timeoutMs: 20_000, message: 'relay on the blob core' })
+    // freshMs 0: seg0 (written before shaping began) counts as fresh, so a viewer waits for the relay.
+    const shaper = shapeUploads(blobs, { peersPerBlock: 2, holdMs: 60_000, freshMs: 0, relays: [relayKey] })
+    t.onTestFinished(() => shaper.close())
+    const viewer = await readerOf(t, o, 'client')
+    const read = viewer.reader.readFile('/seg0.ts', { timeoutMs: 30_000 })
+    read.catch(() => {})
+    await waitFor(() => shaper.stats().held > 0, { timeoutMs: 20_000, message: 'request held' })
+    expect(shaper.stats().released).toBe(0)
+    await relay.reader.close()
+    await relay.swarm.destroy()
+    expect((await read).byteLength).toBe(65_536)
+    expect(shaper.stats().released).toBeGreaterThan(0)
+  }, 60_000)
+
+  it('refuses a relays value that is not a list of 64-character hex keys', async (t) => {
+    const core = (await writerOn(t)).drive.blobs!.core
+    for (const relays of [['zz'], ['ab'.repeat(31)], ['ab'.repeat(32), 'ab'.repeat(33)], 'ab'.repeat(32)]) {
+      let err: unknown
+      try {
+        shapeUploads(core, { relays })
+      } catch (e) {
+        err = e
+      }
+      expect(err).toMatchObject({ code: 'FEED_INVALID_ARGUMENT' })
+    }
+    shapeUploads(core, { relays: new Set(['AB'.repeat(32)]) }).close() // any case, any iterable
+  })
+
   it('refuses bad options', async (t) => {
     const writer = await writerOn(t)
     expect(() => shapeUploads(writer.drive.blobs!.core, { peersPerBlock: 0 })).toThrow(/peersPerBlock/)
