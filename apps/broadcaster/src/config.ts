@@ -1,6 +1,9 @@
 import { z } from 'zod'
 import { DAEMON_PORTS, adminAuthEnv, configSnapshotEnv, controlEnv, env, loadConfig, loggingEnv, ServiceError, socketBufferEnv, swarmEnv, type Env } from '@arus/service'
 
+/** A swarm (Noise) public key in hex. */
+const NOISE_KEY = /^[0-9a-f]{64}$/i
+
 /**
  * The broadcaster's environment (spec 2 "Broadcaster environment" plus the daemon kit's
  * knobs): one schema gives validation, types and the table in docs/broadcaster.md.
@@ -37,6 +40,8 @@ export const broadcasterEnvSchema = z.object({
   ROTATE_GRACE_SEC: env.int({ min: 0, max: 86_400, default: 120 }).describe('After a rotate (or a new generation), the retired feed keeps seeding this long, then its cores are purged.'),
   ORIGIN_PEERS_PER_BLOCK: env.int({ min: 0, max: 64, default: 2 }).describe('Origin upload shaping (docs/architecture.md "Origin egress"): each media block of a live feed is sent at once to this many viewers, who pass it on (the small index blocks always go to everyone); `0` turns shaping off (every viewer may fetch every block from this daemon).'),
   ORIGIN_HOLD_MS: env.int({ min: 0, max: 60_000, default: 1500 }).describe('Origin upload shaping: a request for a media block already sent to ORIGIN_PEERS_PER_BLOCK viewers waits, while one of them is still connected, at most this long for a viewer to serve it, then is answered anyway.'),
+  ORIGIN_RELAY_KEYS: env.list().refine((keys) => keys.every((k) => NOISE_KEY.test(k)), 'must be a comma-separated list of 64-character hex keys')
+    .describe('Origin upload shaping: swarm public keys of repeaters (`arus-repeater key` prints one); while one is connected, it gets each media block first and viewers\' requests wait for it (docs/deploy.md "Adding repeaters").'),
   FFMPEG_PATH: env.str({ default: 'ffmpeg', min: 1 }).describe('ffmpeg binary.'),
   FFPROBE_PATH: env.str({ default: 'ffprobe', min: 1 }).describe('ffprobe binary.'),
   ENCODER_NICE: env.int({ min: 0, max: 19, default: 10 }).describe('Niceness of every ffmpeg a channel runs (docs/broadcaster.md "Encoder priority"): on a busy box the daemons\' request paths (a panel\'s edits and logins, this daemon\'s feeds) get a core first and the encoders every cycle left; `0` runs them at the default priority.'),

@@ -60,7 +60,7 @@ export async function main (config: BroadcasterConfig, log: Logger): Promise<Run
   const incidents = await openIncidentLog(paths.incidents, { onIncident: () => analytics.incident() })
   const feeds = createFeedHost({ store, swarm, stores, log }, {
     graceMs: config.ROTATE_GRACE_SEC * 1000,
-    uploadShaping: config.ORIGIN_PEERS_PER_BLOCK === 0 ? false : { peersPerBlock: config.ORIGIN_PEERS_PER_BLOCK, holdMs: config.ORIGIN_HOLD_MS }
+    uploadShaping: config.ORIGIN_PEERS_PER_BLOCK === 0 ? false : { peersPerBlock: config.ORIGIN_PEERS_PER_BLOCK, holdMs: config.ORIGIN_HOLD_MS, relays: config.ORIGIN_RELAY_KEYS }
   })
   const slates = createSlateFactory({ ffmpeg: config.FFMPEG_PATH, dir: paths.slates })
   const manager = createChannelManager({ stores, feeds, link, slates, incidents, log, onRespawn: (id) => analytics.respawn(id) }, managerSettings(config, paths))
