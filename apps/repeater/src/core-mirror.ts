@@ -72,8 +72,12 @@ export class CoreMirror {
   get mode (): MirrorMode { return this.init.mode }
   get isEvicted (): boolean { return this.evicted }
 
-  /** Opens the core; a window mirror drops what a previous run held. Then starts downloading. */
-  async ready (): Promise<void> {
+  /**
+   * Opens the core; a window mirror drops what a previous run held. Then starts downloading —
+   * except an all-mode mirror opened `paused` that holds nothing yet: it waits for
+   * {@link admit} (the repeater admits a title once its size is known and fits the budget).
+   */
+  async ready (opts: { paused?: boolean } = {}): Promise<void> {
     await this.core.ready()
     if (this.init.mode === 'window') {
       // What an earlier run held has no arrival time: drop it, and take the origin's current
@@ -82,6 +86,7 @@ export class CoreMirror {
       this.rangeStart = 0
     } else {
       await this.countHeld()
+      if (opts.paused === true && this.heldBlocks === 0) { this.evicted = true; return }
     }
     this.follow()
   }

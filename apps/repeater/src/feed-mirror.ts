@@ -24,6 +24,8 @@ export interface FeedMirrorStats {
   bytesHeld: number
   /** Blob blocks between the newest held and the origin's head. */
   lag: number
+  /** A VOD title held whole (every block of both cores); false for live channels. */
+  complete: boolean
 }
 
 /**
@@ -38,19 +40,38 @@ export class FeedMirror {
   private announced: boolean | null = null
   private topic: Buffer | null = null
   private lastOut = 0
+  private lastIn = 0
+  private lastTick = 0
   /** Bytes served in recent ticks (exponentially weighted): how hot the mirror is. */
   heat = 0
+  /** Bytes a second arriving (exponentially weighted): what a live window grows to. */
+  private rate = 0
+  private ticks = 0
 
-  constructor (readonly target: MirrorTarget, private readonly deps: { store: Corestore; swarm: Hyperswarm }, retentionMs: number) {
+  /** A live mirror's arrival rate is known after a few ticks; until then its window cannot be projected. */
+  get settling (): boolean { return this.target.type === 'live' && this.ticks < 3 }
+
+  constructor (readonly target: MirrorTarget, private readonly deps: { store: Corestore; swarm: Hyperswarm }, private readonly retentionMs: number) {
     const mode: MirrorMode = target.type === 'live' ? 'window' : 'all'
     this.meta = new CoreMirror({ store: deps.store, key: Buffer.from(target.feedKey, 'hex'), mode, retentionMs: retentionMs * 2 })
     this.blobs = new CoreMirror({ store: deps.store, key: Buffer.from(target.blobsKey, 'hex'), mode, retentionMs })
   }
 
+  /** Evicted (or, for a title, not yet admitted) since: the budget waits a while before admitting it again. */
+  evictedAt = 0
+
+  /**
+   * Opens both cores and joins the topic. A VOD title that holds nothing yet starts paused:
+   * joined as a client only (its size arrives with the origin's sync) until the repeater
+   * admits it within the disk budget.
+   */
   async start (): Promise<void> {
-    await Promise.all([this.meta.ready(), this.blobs.ready()])
+    const paused = this.target.type === 'vod'
+    await Promise.all([this.meta.ready({ paused }), this.blobs.ready({ paused })])
+    // A title partly held from an earlier run carries on.
+    if (this.meta.stats().blocksHeld > 0 || this.blobs.stats().blocksHeld > 0) { this.meta.admit(); this.blobs.admit() }
     this.topic = this.meta.core.discoveryKey
-    this.announce(true)
+    this.announce(!this.evicted)
   }
 
   /** Joins the feed's topic: announced (server) while mirroring, looked up only while evicted. */
@@ -66,6 +87,17 @@ export class FeedMirror {
     const out = this.meta.stats().bytesOut + this.blobs.stats().bytesOut
     this.heat = this.heat * 0.8 + (out - this.lastOut)
     this.lastOut = out
+    const now = Date.now()
+    const bytesIn = this.meta.stats().bytesIn + this.blobs.stats().bytesIn
+    this.ticks++
+    if (this.lastTick > 0 && now > this.lastTick) this.rate = this.rate * 0.7 + 0.3 * ((bytesIn - this.lastIn) * 1000) / (now - this.lastTick)
+    this.lastIn = bytesIn
+    this.lastTick = now
+  }
+
+  /** What the mirror will hold: a live window at its full retention, a title what it holds. */
+  get projectedBytes (): number {
+    return this.target.type === 'live' ? Math.max(this.bytesHeld, Math.round((this.rate * this.retentionMs) / 1000)) : this.bytesHeld
   }
 
   get bytesHeld (): number { return this.meta.stats().bytesHeld + this.blobs.stats().bytesHeld }
@@ -73,10 +105,11 @@ export class FeedMirror {
   /** Bytes a VOD title holds once complete (its cores' byte lengths). */
   get fullBytes (): number { return this.meta.core.byteLength + this.blobs.core.byteLength }
 
-  async shed (bytes: number, keepMs: number): Promise<number> {
+  async shed (bytes: number, keepMs: number, now: number): Promise<number> {
     const freed = await this.blobs.shed(bytes, keepMs)
     if (this.target.type === 'vod') {
       await this.meta.shed(Number.MAX_SAFE_INTEGER, keepMs)
+      this.evictedAt = now
       this.announce(false)
     }
     return freed
@@ -101,7 +134,8 @@ export class FeedMirror {
       peers: m.peers,
       blocksHeld: m.blocksHeld + b.blocksHeld,
       bytesHeld: m.bytesHeld + b.bytesHeld,
-      lag: b.lag
+      lag: b.lag,
+      complete: this.target.type === 'vod' && !this.evicted && m.length > 0 && b.length > 0 && m.blocksHeld === m.length && b.blocksHeld === b.length
     }
   }
 

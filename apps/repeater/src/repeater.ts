@@ -10,6 +10,10 @@ import { selects, type Selection } from './selection.js'
 export const TICK_MS = 2000
 /** A live channel's newest blocks are never shed for the budget: viewers at the edge need them. */
 export const LIVE_KEEP_MS = 30_000
+/** A title evicted for the budget is not admitted again this soon unless viewers ask for it (no flapping). */
+export const EVICT_COOLDOWN_MS = 60_000
+/** Titles are admitted up to this share of the budget: the rest is room for live windows to grow. */
+export const ADMIT_FILL = 0.8
 
 export interface RepeaterInit {
   store: Corestore
@@ -133,29 +137,38 @@ export class Repeater {
     await writeJsonAtomic(this.init.mirrorsFile, { v: 1, mirrors })
   }
 
-  /** Expires live windows, then holds the disk budget: sheds from the coldest first, admits evicted titles that fit. */
+  /**
+   * Expires live windows, then holds the disk budget: over it, sheds from the coldest first
+   * (a title whole, before a live channel's oldest blocks when equally cold); under it, admits
+   * the waiting titles that fit whole (viewers asking first), a title evicted less than
+   * EVICT_COOLDOWN_MS ago only when viewers ask for it.
+   */
   private async tick (): Promise<void> {
+    const now = Date.now()
     const all = [...this.mirrors.values()]
     for (const m of all) await m.tick()
     const budget = this.init.maxDiskBytes
     let used = all.reduce((n, m) => n + m.bytesHeld, 0)
     if (used > budget) {
-      // Coldest first; a live channel gives its oldest blocks, a title everything it holds.
-      for (const m of [...all].sort((a, b) => a.heat - b.heat)) {
+      const order = [...all].filter((m) => !m.evicted).sort((a, b) => a.heat - b.heat || (a.target.type === b.target.type ? b.bytesHeld - a.bytesHeld : a.target.type === 'vod' ? -1 : 1))
+      for (const m of order) {
         if (used <= budget) break
-        if (m.evicted) continue
-        const freed = await m.shed(used - budget, LIVE_KEEP_MS)
+        const freed = await m.shed(used - budget, LIVE_KEEP_MS, now)
         used -= freed
         if (freed > 0) this.init.log.info({ event: 'budget.shed', id: m.target.id, type: m.target.type, freed, used, budget }, m.target.type === 'vod' ? 'title evicted for the disk budget' : 'oldest live blocks shed for the disk budget')
       }
-    } else {
-      // Room again: the hottest evicted title that fits whole comes back.
-      const waiting = all.filter((m) => m.evicted).sort((a, b) => b.stats().peers - a.stats().peers)
+    } else if (!all.some((m) => m.settling)) {
+      // Live windows still filling are reserved for: a title is admitted only if it fits beside
+      // them (so none is admitted before every live channel's rate is known).
+      used = all.reduce((n, m) => n + m.projectedBytes, 0)
+      const waiting = all.filter((m) => m.evicted && m.fullBytes > 0).sort((a, b) => b.stats().peers - a.stats().peers)
       for (const m of waiting) {
-        if (used + m.fullBytes > budget * 0.9) continue
+        const asked = m.stats().peers > 0
+        if (m.evictedAt > 0 && now - m.evictedAt < EVICT_COOLDOWN_MS && !asked) continue
+        if (used + m.fullBytes > budget * ADMIT_FILL) continue
         m.admit()
         used += m.fullBytes
-        this.init.log.info({ event: 'budget.admit', id: m.target.id, bytes: m.fullBytes }, 'title mirrored again')
+        this.init.log.info({ event: 'budget.admit', id: m.target.id, bytes: m.fullBytes, used, budget }, 'title mirrored within the disk budget')
       }
     }
     const over = used > budget

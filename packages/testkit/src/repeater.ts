@@ -24,7 +24,7 @@ export interface RepeaterInit {
 }
 
 /** One mirror as /healthz reports it. */
-export interface RepeaterMirror { id: string; type: 'live' | 'vod'; feedKey: string; state: 'mirroring' | 'evicted'; bytesIn: number; bytesOut: number; peers: number; blocksHeld: number; bytesHeld: number; lag: number }
+export interface RepeaterMirror { id: string; type: 'live' | 'vod'; feedKey: string; state: 'mirroring' | 'evicted'; bytesIn: number; bytesOut: number; peers: number; blocksHeld: number; bytesHeld: number; lag: number; complete: boolean }
 
 /** A repeater started by {@link startRepeater}. */
 export interface RepeaterHandle {
@@ -39,7 +39,7 @@ export interface RepeaterHandle {
   /** GET /metrics (Prometheus text). */
   metrics(): Promise<string>
   /** Waits until `id` is mirrored (optionally with at least `bytes` held); resolves that mirror. */
-  waitMirror(id: string, opts?: { bytes?: number; feedKey?: string; timeoutMs?: number }): Promise<RepeaterMirror>
+  waitMirror(id: string, opts?: { bytes?: number; feedKey?: string; complete?: boolean; timeoutMs?: number }): Promise<RepeaterMirror>
   /** One `arus-repeater --json <args>` command. */
   cli<T = any>(args: string[]): Promise<T>
   start(): Promise<void>
@@ -106,7 +106,7 @@ export async function startRepeater (t: TestContextLike | undefined, init: Repea
         let found: RepeaterMirror | undefined
         await waitFor(async () => {
           found = (await handle.health()).mirrors.find((m) => m.id === id && (opts.feedKey === undefined || m.feedKey === opts.feedKey))
-          return found !== undefined && found.bytesHeld >= (opts.bytes ?? 0)
+          return found !== undefined && found.bytesHeld >= (opts.bytes ?? 0) && (opts.complete !== true || found.complete)
         }, { timeoutMs: opts.timeoutMs ?? 60_000, intervalMs: 250, message: `repeater mirrors ${id}` })
         return found!
       },
