@@ -66,6 +66,7 @@ describe('a repeater in front of a live origin', () => {
     await rep.kill()
     await new Promise((resolve) => setTimeout(resolve, 12 * SEGMENT_MS))
     const after = models.map((m) => m.stats())
+    console.log(after.map((s, i) => `viewer ${i}: stalls ${before[i]!.stalls} -> ${s.stalls}, longest ${before[i]!.longestStallMs} -> ${s.longestStallMs} ms`).join('\n'))
     after.forEach((s, i) => {
       expect(s.playedMs - before[i]!.playedMs, `viewer ${i} played on`).toBeGreaterThan(8 * SEGMENT_MS)
       expect(s.longestStallMs, `viewer ${i}: longest stall`).toBeLessThanOrEqual(SEGMENT_MS)

@@ -209,5 +209,5 @@ export interface ParsedPlaylist {
   text: string
 }
 
-export { shapeUploads } from './upload-shaping.js'
+export { shapeUploads, RELAY_IDLE_MS } from './upload-shaping.js'
 export type { UploadShaper, UploadShapingInit, UploadShapingStats } from './upload-shaping.js'

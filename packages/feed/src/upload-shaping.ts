@@ -150,17 +150,28 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
     return relays >= peersPerBlock && here
   }
 
-  /** A trusted relay other than `who` is connected and uploads. */
+  /** When each trusted relay last asked for a block: one that stopped asking is gone or stuck. */
+  const relayAsked = new Map<string, number>()
+  /**
+   * A trusted relay is active while connected, uploading, and asking: a live relay asks for
+   * every new block at once, so one silent for RELAY_IDLE_MS has died without closing (a kill -9
+   * leaves the connection open until it times out) and holding requests for it would stall
+   * every viewer for holdMs per block.
+   */
+  const relayActive = (relay: unknown): boolean =>
+    connected.has(relay) && !refusesUploads(relay) && Date.now() - (relayAsked.get(relay as string) ?? -Infinity) <= RELAY_IDLE_MS
+
+  /** A trusted relay other than `who` is active. */
   const relayHere = (who: unknown): boolean => {
-    for (const relay of trusted) if (relay !== who && connected.has(relay) && !refusesUploads(relay)) return true
+    for (const relay of trusted) if (relay !== who && relayActive(relay)) return true
     return false
   }
 
-  /** `index` already went to a trusted relay (not `who`) that is still here and uploads. */
+  /** `index` already went to a trusted relay (not `who`) that is still active. */
   const atRelay = (index: number, who: unknown): boolean => {
     const set = servedTo.get(index)
     if (!set) return false
-    for (const other of set) if (other !== who && trusted.has(other as string) && connected.has(other) && !refusesUploads(other)) return true
+    for (const other of set) if (other !== who && trusted.has(other as string) && relayActive(other)) return true
     return false
   }
 
@@ -197,6 +208,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
       const index = msg.block!.index
       if (typeof who === 'string' && trusted.has(who)) {
         // A trusted relay: it takes the origin's copy and passes it on.
+        relayAsked.set(who, Date.now())
         remember(index, who)
         stats.relayServed++
         stats.served++
@@ -306,6 +318,9 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
 interface HeldEntry { index: number; who: unknown; fresh: boolean; release: () => void }
 
 const NOISE_KEY_HEX = /^[0-9a-f]{64}$/i
+
+/** A trusted relay that asked for no block this long is not waited for (see relayActive). */
+export const RELAY_IDLE_MS = 3000
 
 /** `relays` checked and lowercased (peer identities are lowercase hex). */
 function trustedRelays (relays: Iterable<string> | undefined): Set<string> {

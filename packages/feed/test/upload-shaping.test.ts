@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import b4a from 'b4a'
-import { refuseUploads, shapeUploads } from '@arus/feed'
+import { RELAY_IDLE_MS, refuseUploads, shapeUploads } from '@arus/feed'
 import type { FeedWriterInit } from '@arus/feed'
 import { createTestnet, waitFor, withTimeout } from '@arus/testkit'
 import type { TestContextLike } from '@arus/testkit'
@@ -251,10 +251,9 @@ describe('origin upload shaping', () => {
     await waitFor(() => shaper.stats().held > 0, { timeoutMs: 20_000, message: 'request held' })
   }, 60_000)
 
-  it('a held request is released when the relay leaves', async (t) => {
-    const o = await liveOrigin(t, 65_536)
+  /** A relay connected on the blob core that has asked the origin for seg0 (so it is active). */
+  async function askingRelay (t: TestContextLike, o: Awaited<ReturnType<typeof liveOrigin>>) {
     const blobs = o.writer.drive.blobs!.core
-    // A relay that is connected on the blob core but fetches nothing.
     const relay = await readerOf(t, o, 'client')
     const relayKey = hexKey(relay.swarm.keyPair.publicKey)
     await relay.reader.drive.getBlobs()
@@ -262,8 +261,19 @@ describe('origin upload shaping', () => {
     // freshMs 0: seg0 (written before shaping began) counts as fresh, so a viewer waits for the relay.
     const shaper = shapeUploads(blobs, { peersPerBlock: 2, holdMs: 60_000, freshMs: 0, relays: [relayKey] })
     t.onTestFinished(() => shaper.close())
+    expect((await relay.reader.readFile('/seg0.ts', { timeoutMs: 20_000 })).byteLength).toBe(65_536)
+    expect(shaper.stats().relayServed).toBeGreaterThan(0)
+    return { relay, shaper }
+  }
+
+  it('a held request is released when the relay leaves', async (t) => {
+    const o = await liveOrigin(t, 65_536)
+    const { relay, shaper } = await askingRelay(t, o)
+    // seg1, written now: the relay has not asked for it yet, the viewer's request waits for it.
+    await o.writer.putSegment('seg1.ts', segmentBytes(1, 65_536))
+    await o.writer.putPlaylist(playlistOf([0, 1]))
     const viewer = await readerOf(t, o, 'client')
-    const read = viewer.reader.readFile('/seg0.ts', { timeoutMs: 30_000 })
+    const read = viewer.reader.readFile('/seg1.ts', { timeoutMs: 30_000 })
     read.catch(() => {})
     await waitFor(() => shaper.stats().held > 0, { timeoutMs: 20_000, message: 'request held' })
     expect(shaper.stats().released).toBe(0)
@@ -271,6 +281,19 @@ describe('origin upload shaping', () => {
     await relay.swarm.destroy()
     expect((await read).byteLength).toBe(65_536)
     expect(shaper.stats().released).toBeGreaterThan(0)
+  }, 60_000)
+
+  it('a relay that stopped asking (dead, its connection not yet timed out) is not waited for', async (t) => {
+    const o = await liveOrigin(t, 65_536)
+    const { shaper } = await askingRelay(t, o)
+    // The relay stays connected and asks for nothing more, as a killed process would.
+    await new Promise((resolve) => setTimeout(resolve, RELAY_IDLE_MS + 500))
+    await o.writer.putSegment('seg1.ts', segmentBytes(1, 65_536))
+    await o.writer.putPlaylist(playlistOf([0, 1]))
+    const viewer = await readerOf(t, o, 'client')
+    // holdMs is 60 s, beyond this read's bound: a held request would fail it.
+    expect((await viewer.reader.readFile('/seg1.ts', { timeoutMs: 30_000 })).byteLength).toBe(65_536)
+    expect(shaper.stats().held).toBe(0)
   }, 60_000)
 
   it('refuses a relays value that is not a list of 64-character hex keys', async (t) => {
