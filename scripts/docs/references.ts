@@ -8,6 +8,7 @@ import type { DaemonReference } from '@arus/service'
 import { broadcasterReference } from '../../apps/broadcaster/src/reference.js'
 import { libraryReference } from '../../apps/library/src/reference.js'
 import { panelReference } from '../../apps/panel/src/reference.js'
+import { repeaterReference } from '../../apps/repeater/src/reference.js'
 import { resellerReference } from '../../apps/reseller/src/reference.js'
 
 /** The repository root (the pages' paths are relative to it). */
@@ -16,4 +17,4 @@ export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 /** The command that rewrites every generated section and `.env.example`. */
 export const GEN_DOCS_COMMAND = 'pnpm exec tsx scripts/gen-docs.ts'
 
-export const REFERENCES: readonly DaemonReference[] = [panelReference, broadcasterReference, libraryReference, resellerReference]
+export const REFERENCES: readonly DaemonReference[] = [panelReference, broadcasterReference, libraryReference, resellerReference, repeaterReference]

@@ -14,6 +14,7 @@ import { PANEL_ERROR_CODES } from '../../apps/panel/src/errors.js'
 import { BROADCASTER_ERROR_CODES } from '../../apps/broadcaster/src/errors.js'
 import { LIBRARY_ERROR_CODES } from '../../apps/library/src/errors.js'
 import { RESELLER_ERROR_CODES } from '../../apps/reseller/src/errors.js'
+import { REPEATER_ERROR_CODES } from '../../apps/repeater/src/errors.js'
 import { SDK_ERROR_CODES } from '@arus/sdk'
 
 // docs/errors.md is the operator's and integrator's list of every code; these checks fail as
@@ -47,6 +48,7 @@ const SECTIONS = new Map<string, Map<string, Expected>>([
   ['arus-panel (apps/panel)', withStatus(PANEL_ERROR_CODES)],
   ['arus-broadcaster (apps/broadcaster)', withStatus(BROADCASTER_ERROR_CODES)],
   ['arus-library (apps/library)', withStatus(LIBRARY_ERROR_CODES)],
+  ['arus-repeater (apps/repeater)', withStatus(REPEATER_ERROR_CODES)],
   ['arus-reseller (apps/reseller)', withStatus(RESELLER_ERROR_CODES)],
   ['@arus/sdk', plain(SDK_ERROR_CODES)],
   ['@arus/testkit (test-only)', plain(TESTKIT_ERROR_CODES)],
@@ -124,7 +126,7 @@ describe('coverage of code tables', () => {
   it('documents every *_ERROR_CODES table declared anywhere in packages/ and apps/', async () => {
     const { readdirSync, existsSync } = await import('node:fs')
     const root = new URL('../../', import.meta.url)
-    const covered = new Set(['CRYPTO_ERROR_CODES', 'SERVICE_ERROR_CODES', 'CONFIG_ERROR_CODES', 'REPORTS_ERROR_CODES', 'SWARM_ERROR_CODES', 'CATALOG_ERROR_CODES', 'FEED_ERROR_CODES', 'RPC_ERROR_CODES', 'PANEL_ERROR_CODES', 'TESTKIT_ERROR_CODES', 'BROADCASTER_ERROR_CODES', 'LIBRARY_ERROR_CODES', 'RESELLER_ERROR_CODES', 'SDK_ERROR_CODES', 'LAB_ERROR_CODES'])
+    const covered = new Set(['CRYPTO_ERROR_CODES', 'SERVICE_ERROR_CODES', 'CONFIG_ERROR_CODES', 'REPORTS_ERROR_CODES', 'SWARM_ERROR_CODES', 'CATALOG_ERROR_CODES', 'FEED_ERROR_CODES', 'RPC_ERROR_CODES', 'PANEL_ERROR_CODES', 'TESTKIT_ERROR_CODES', 'BROADCASTER_ERROR_CODES', 'LIBRARY_ERROR_CODES', 'RESELLER_ERROR_CODES', 'SDK_ERROR_CODES', 'LAB_ERROR_CODES', 'REPEATER_ERROR_CODES'])
     const declared: string[] = []
     const walk = (dir: URL): void => {
       if (!existsSync(dir)) return

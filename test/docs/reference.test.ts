@@ -23,7 +23,9 @@ describe.each(REFERENCES.map((r) => [r.bin, r] as const))('%s reference', (_bin,
 
   it('declares a reply schema (or a media type) for every route, so OpenAPI documents every reply', async () => {
     const routes = await ref.routes()
-    expect(routes.length).toBeGreaterThan(5)
+    // A daemon without a control API (the repeater: two status routes, described by hand) has no routes section.
+    const documented = ref.pages.some((p) => p.sections.includes('routes'))
+    expect(documented ? routes.length > 5 : routes.length === 0).toBe(true)
     expect(routesWithoutReply(routes)).toEqual([])
     // ...and the OpenAPI document built from the same table has a reply body for each.
     const doc = buildOpenApi(routes, { title: ref.bin, version: '1' }) as { paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>> }

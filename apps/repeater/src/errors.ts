@@ -3,8 +3,7 @@ import { ArusError, type ErrorTable } from '@arus/service'
 /** Repeater error codes: stable strings callers match on, their HTTP status and meaning (docs/errors.md lists them). */
 export const REPEATER_ERROR_CODES = {
   REPEATER_BAD_STATE: { status: 500, meaning: 'a file under DATA_DIR is damaged; the message names it and what to do' },
-  REPEATER_NOT_RUNNING: { status: 503, meaning: 'the command needs the running repeater\'s STATUS_PORT, and nothing answers there' },
-  REPEATER_CLOSED: { status: 503, meaning: 'the repeater is shutting down' }
+  REPEATER_NOT_RUNNING: { status: 503, meaning: 'the command needs the running repeater\'s STATUS_PORT, and nothing answers there' }
 } as const satisfies ErrorTable
 
 export type RepeaterErrorCode = keyof typeof REPEATER_ERROR_CODES
@@ -18,5 +17,4 @@ export class RepeaterError extends ArusError {
 
   static badState (message: string): RepeaterError { return new RepeaterError('REPEATER_BAD_STATE', message) }
   static notRunning (message: string): RepeaterError { return new RepeaterError('REPEATER_NOT_RUNNING', message) }
-  static closed (): RepeaterError { return new RepeaterError('REPEATER_CLOSED') }
 }
