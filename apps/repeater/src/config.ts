@@ -14,6 +14,7 @@ export const repeaterEnvSchema = z.object({
   RETENTION_SECONDS: env.int({ min: 10, max: 86_400, default: 300 }).describe('How long a live channel\'s blocks are kept after they arrive (a moving window; may exceed the origin\'s own window).'),
   MAX_DISK_MB: env.int({ min: 1, max: 16_777_216, default: 10_240 }).describe('Disk budget of everything mirrored, in MiB: past it the coldest is evicted first (a VOD title whole, a live channel\'s oldest blocks).'),
   PANEL_DATA: env.bool(false).describe('Hold the panel\'s catalog core in full, so viewers\' pre-login catalog reads complete while the panel\'s own replication is down.'),
+  ASSETS: env.bool(false).describe('Mirror the panel\'s art drive (public posters and logos, not counted in MAX_DISK_MB), so viewers connected to the repeater fetch art from it.'),
   ANNOUNCE: env.bool(false).describe('Announce on the panel\'s topic too, so cold viewers find the repeater before any feed topic. This publishes the box\'s address on the panel\'s topic in the DHT.'),
   STATUS_PORT: env.int({ min: 0, max: 65_535, default: 0 }).describe('Loopback port of `GET /healthz` and `GET /metrics`; `0` (default) opens no listening socket.'),
   ...swarmEnv,

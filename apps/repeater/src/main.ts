@@ -4,6 +4,7 @@ import { openCatalogReader } from '@arus/catalog'
 import { ensurePrivateDir, swarmSettings, type Logger } from '@arus/service'
 import { createStore, createSwarm, parseBootstrap, topicFor, tuneSocketBuffers } from '@arus/swarm'
 import type { RepeaterConfig } from './config.js'
+import { AssetsMirror } from './assets.js'
 import { loadIdentity } from './identity.js'
 import { createRepeaterMetrics } from './metrics.js'
 import { repeaterPaths } from './paths.js'
@@ -55,6 +56,8 @@ export async function main (config: RepeaterConfig, log: Logger): Promise<Runnin
     log
   })
   await repeater.start()
+  const assets = config.ASSETS ? new AssetsMirror(store, catalog, log) : null
+  assets?.start()
 
   const health = () => {
     const s = repeater.stats()
@@ -64,6 +67,9 @@ export async function main (config: RepeaterConfig, log: Logger): Promise<Runnin
       publicKey,
       panelKey: config.PANEL_PUBKEY,
       catalogLength: catalog.bee.core.length,
+      // PANEL_DATA: the catalog core held whole (contiguous to its length).
+      panelData: config.PANEL_DATA ? { length: catalog.bee.core.length, held: catalog.bee.core.contiguousLength } : null,
+      assets: assets?.stats() ?? null,
       channels: describeSelection(selection),
       mirrors: s.mirrors,
       catalogUpdates: s.updates,
@@ -75,7 +81,7 @@ export async function main (config: RepeaterConfig, log: Logger): Promise<Runnin
   }
   let status: { app: FastifyInstance; url: string } | null = null
   if (config.STATUS_PORT !== 0) status = await listenStatusServer(config.STATUS_PORT, health, createRepeaterMetrics(repeater, swarm))
-  log.info({ event: 'repeater.ready', publicKey, statusUrl: status?.url ?? null, channels: describeSelection(selection), panelData: config.PANEL_DATA, announce: config.ANNOUNCE }, 'repeater ready')
+  log.info({ event: 'repeater.ready', publicKey, statusUrl: status?.url ?? null, channels: describeSelection(selection), panelData: config.PANEL_DATA, assets: config.ASSETS, announce: config.ANNOUNCE }, 'repeater ready')
 
   return {
     repeater,
@@ -85,6 +91,7 @@ export async function main (config: RepeaterConfig, log: Logger): Promise<Runnin
     async close () {
       await status?.app.close()
       panelData?.destroy()
+      await assets?.close()
       await repeater.close()
       await swarm.destroy().catch(() => {})
       await catalog.close().catch(() => {})
