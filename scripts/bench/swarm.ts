@@ -26,14 +26,14 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { startAgent, startLab } from '@arus/lab'
 import type { Agent, Lab, PlayerModelStats, ViewerReport } from '@arus/lab'
-import { seededRandom, startBroadcaster, startPanel, waitFor } from '@arus/testkit'
-import type { BroadcasterHandle, PanelHandle } from '@arus/testkit'
+import { seededRandom, startBroadcaster, startPanel, startRepeater, waitFor } from '@arus/testkit'
+import type { BroadcasterHandle, PanelHandle, RepeaterHandle } from '@arus/testkit'
 import { procStats } from './stack.js'
 import { writeDocBlock } from './doc-block.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const flag = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
-const SIZES = (flag('sizes') ?? '16,32').split(',').map(Number).filter((n) => Number.isInteger(n) && n >= 2 && n <= 200)
+const SIZES = (flag('sizes') ?? (process.argv.includes('--scenario=repeater') ? '24' : '16,32')).split(',').map(Number).filter((n) => Number.isInteger(n) && n >= 2 && n <= 200)
 const WINDOW_S = Number(flag('window') ?? 180)
 const WARMUP_S = Number(flag('warmup') ?? 30)
 const PER_DEVICE = Number(flag('per-device') ?? 2)
@@ -44,7 +44,15 @@ const WARM_DIAL = flag('warm-dial') !== 'off'
 const UNSHAPED = process.argv.includes('--unshaped')
 /** `--bc-env=K=V,K=V`: extra broadcaster environment (a shaping experiment; not written to the doc). */
 const BC_ENV: Record<string, string> = Object.fromEntries((flag('bc-env') ?? '').split(',').filter((kv) => kv.includes('=')).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]))
-const FULL = WARM_DIAL && !UNSHAPED && Object.keys(BC_ENV).length === 0 && flag('sizes') === undefined && flag('window') === undefined && flag('warmup') === undefined
+/**
+ * `--scenario=repeater` (issue 42): the origin's uplink capped at ORIGIN_UP_X × the channel's
+ * bitrate, each size run twice — without, then with a repeater on a fat uplink at the core
+ * (ORIGIN_RELAY_KEYS trusts it) — written to its own docs block.
+ */
+const SCENARIO_REPEATER = flag('scenario') === 'repeater'
+/** `--origin-up=<Mbit/s>`: the origin's uplink cap (default: the lab's 1 Gbit/s; 1.5 in the repeater scenario). */
+const ORIGIN_UP = flag('origin-up') === undefined ? (SCENARIO_REPEATER ? 1.5 : null) : Number(flag('origin-up'))
+const FULL = !SCENARIO_REPEATER && ORIGIN_UP === null && WARM_DIAL && !UNSHAPED && Object.keys(BC_ENV).length === 0 && flag('sizes') === undefined && flag('window') === undefined && flag('warmup') === undefined
 /** Home uplink caps (Mbit/s) and their weights. */
 const UPLINKS: Array<[number, number]> = [[1, 0.25], [2, 0.25], [5, 0.3], [10, 0.2]]
 const CHURN_WATCH_S = 60
@@ -122,6 +130,11 @@ async function procStat (pid: number): Promise<{ cpuMs: number; rss: number } | 
 
 interface RunResult {
   n: number
+  /** The run had a repeater (and the origin trusted it). */
+  repeater: boolean
+  /** The origin's uplink cap, Mbit/s (null: the lab's default, 1 Gbit/s). */
+  originUpMbit: number | null
+  repeaterStats: { sentBytes: number; multiple: number | null; cpuPct: number | null; rssMiB: number | null } | null
   homes: number
   phones: number
   stayers: number
@@ -137,20 +150,25 @@ interface RunResult {
   delay: { cpuPct: number | null; packets: number; lateP99Us: number; lateMaxUs: number; queueDrops: number }
 }
 
-async function runSize (n: number): Promise<RunResult> {
+async function runSize (n: number, withRepeater = false): Promise<RunResult> {
   const rand = seededRandom(SEED + n)
   const { homes, slots } = population(n, rand)
-  log(`N=${n}: ${homes.length} homes, ${slots.filter((s) => s.cls === 'phone').length} phones, ${slots.filter((s) => s.stays).length} staying`)
-  const lab: Lab = await startLab({ id: `s${n}`, homes: homes as any })
+  log(`N=${n}${withRepeater ? ' with a repeater' : ''}: ${homes.length} homes, ${slots.filter((s) => s.cls === 'phone').length} phones, ${slots.filter((s) => s.stays).length} staying${ORIGIN_UP === null ? '' : `, origin uplink ${ORIGIN_UP} Mbit/s`}`)
+  const lab: Lab = await startLab({ id: `s${n}${withRepeater ? 'r' : ''}`, homes: homes as any, ...(ORIGIN_UP === null ? {} : { origin: { upMbit: ORIGIN_UP } }), ...(withRepeater ? { repeater: { upMbit: 1000 } } : {}) })
   const ctx = { onTestFinished: () => {} }
   let panel: PanelHandle | null = null
   let bc: BroadcasterHandle | null = null
+  let rep: RepeaterHandle | null = null
   const agents = new Map<number, Agent>()
   try {
     const origin = lab.plan.origin.ns
     const expose = async (url: string): Promise<string> => lab.expose(origin, Number(new URL(url).port))
     panel = await startPanel(ctx, { testnet: lab.bootstrap, users: slots.map((s) => s.user), netns: origin, exposeUrl: expose, env: { DEFAULT_MAX_DEVICES: '100' }, logs: join(lab.dir, 'logs') })
-    bc = await startBroadcaster(ctx, { panel, netns: origin, exposeUrl: expose, logs: join(lab.dir, 'logs'), env: { ...BC_ENV, ...(UNSHAPED ? { ORIGIN_PEERS_PER_BLOCK: '0' } : {}) } })
+    if (withRepeater) {
+      const repNs = lab.plan.repeater!.ns
+      rep = await startRepeater(ctx, { panel, netns: repNs, exposeUrl: async (url) => lab.expose(repNs, Number(new URL(url).port)), logs: join(lab.dir, 'logs') })
+    }
+    bc = await startBroadcaster(ctx, { panel, netns: origin, exposeUrl: expose, logs: join(lab.dir, 'logs'), env: { ...BC_ENV, ...(UNSHAPED ? { ORIGIN_PEERS_PER_BLOCK: '0' } : {}), ...(rep === null ? {} : { ORIGIN_RELAY_KEYS: rep.publicKey }) } })
     await bc.channel('bench', CHANNEL, { timeoutMs: 60_000 })
     for (const s of slots) await panel.api('POST', `/api/users/${s.name}/grants`, { streamId: 'bench' })
     // Segment write times at the origin: the broadcaster's lastSequence, polled.
@@ -201,6 +219,8 @@ async function runSize (n: number): Promise<RunResult> {
     const bc0 = await bc.api<any>('GET', '/api/channels/bench')
     const bcPid = bc.proc!.child.pid!
     const bcCpu0 = await procStat(bcPid)
+    const repOut = async (): Promise<number> => (await rep?.health().catch(() => null))?.mirrors.find((m) => m.id === 'bench')?.bytesOut ?? 0
+    const rep0 = { out: await repOut(), cpu: rep === null ? null : await procStat(rep.proc!.child.pid!) }
     const delay0 = lab.delayStats()
     const agentCpu0 = new Map(await Promise.all([...agents].map(async ([k, a]) => [k, await procStat(a.proc.child.pid!)] as const)))
     const churnStop = new AbortController()
@@ -237,6 +257,7 @@ async function runSize (n: number): Promise<RunResult> {
     const end = await report()
     const bc1 = await bc.api<any>('GET', '/api/channels/bench')
     const bcCpu1 = await procStat(bcPid)
+    const rep1 = { out: await repOut(), cpu: rep === null ? null : await procStat(rep.proc!.child.pid!) }
     const delay1 = lab.delayStats()
     const agentCpu1 = new Map(await Promise.all([...agents].map(async ([k, a]) => [k, await procStat(a.proc.child.pid!)] as const)))
     churnStop.abort()
@@ -277,6 +298,11 @@ async function runSize (n: number): Promise<RunResult> {
     await poller
     const result: RunResult = {
       n,
+      repeater: rep !== null,
+      originUpMbit: ORIGIN_UP,
+      repeaterStats: rep === null
+        ? null
+        : { sentBytes: rep1.out - rep0.out, multiple: streamBytes > 0 ? (rep1.out - rep0.out) / streamBytes : null, cpuPct: rep0.cpu && rep1.cpu ? (rep1.cpu.cpuMs - rep0.cpu.cpuMs) / (windowS * 10) : null, rssMiB: rep1.cpu === null ? null : rep1.cpu.rss / 1048576 },
       homes: homes.length,
       phones: slots.filter((s) => s.cls === 'phone').length,
       stayers: slots.filter((s) => s.stays).length,
@@ -302,6 +328,7 @@ async function runSize (n: number): Promise<RunResult> {
   } finally {
     for (const a of agents.values()) await a.exit().catch(() => {})
     await bc?.close().catch(() => {})
+    await rep?.close().catch(() => {})
     await panel?.close().catch(() => {})
     await lab.down()
   }
@@ -312,7 +339,7 @@ function table (runs: RunResult[]): string {
   const row = (label: string, fn: (r: RunResult) => string): string => `| ${label} | ${runs.map(fn).join(' | ')} |`
   const worst = (r: RunResult): RunResult['staying'][number] | undefined => [...r.staying].sort((a, b) => b.longestStallMs - a.longestStallMs)[0]
   return [
-    `| | ${runs.map((r) => `N = ${r.n}`).join(' | ')} |`,
+    `| | ${runs.map((r) => `N = ${r.n}${SCENARIO_REPEATER ? (r.repeater ? ', with a repeater' : ', origin alone') : ''}`).join(' | ')} |`,
     `|---|${runs.map(() => '---').join('|')}|`,
     row('homes (phones / staying / churning)', (r) => `${r.homes} (${r.phones} / ${r.stayers} / ${r.churners})`),
     row('churn in the window: leaves, joins (cold / returning)', (r) => `${r.churn.leaves}, ${r.churn.joins} (${r.churn.coldJoins} / ${r.churn.returningJoins})`),
@@ -328,6 +355,7 @@ function table (runs: RunResult[]): string {
     row('edge delay p50 / p95 (ms)', (r) => `${f(r.latency.edgeP50)} / ${f(r.latency.edgeP95)}`),
     row('CPU per viewer (% of a core); RSS per viewer (MiB)', (r) => `${f(r.perViewer.cpuPct, 1)}; ${f(r.perViewer.rssMiB)}`),
     row('broadcaster CPU (%)', (r) => f(r.origin.cpuPct, 1)),
+    ...(runs.some((r) => r.repeater) ? [row('repeater egress multiple; CPU (%); RSS (MiB)', (r) => r.repeaterStats === null ? '–' : `${f(r.repeaterStats.multiple, 2)}; ${f(r.repeaterStats.cpuPct, 1)}; ${f(r.repeaterStats.rssMiB)}`)] : []),
     row('delay stage: CPU (%), packets, late p99 / max (µs), drops', (r) => `${f(r.delay.cpuPct, 1)}, ${r.delay.packets}, ${r.delay.lateP99Us} / ${r.delay.lateMaxUs}, ${r.delay.queueDrops}`)
   ].join('\n')
 }
@@ -335,11 +363,14 @@ function table (runs: RunResult[]): string {
 
 const started = new Date()
 const runs: RunResult[] = []
-for (const n of SIZES) runs.push(await runSize(n))
+for (const n of SIZES) {
+  if (SCENARIO_REPEATER) runs.push(await runSize(n, false))
+  runs.push(await runSize(n, SCENARIO_REPEATER))
+}
 const machine = { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', loadavg: loadavg() }
 await mkdir(join(root, 'bench-results'), { recursive: true })
 const file = join(root, 'bench-results', `swarm-${started.toISOString().replace(/[:.]/g, '-')}.json`)
-await writeFile(file, JSON.stringify({ started, warmDial: WARM_DIAL, unshaped: UNSHAPED, bcEnv: BC_ENV, sizes: SIZES, windowS: WINDOW_S, warmupS: WARMUP_S, perDevice: PER_DEVICE, seed: SEED, uplinks: UPLINKS, churn: { watchMeanS: CHURN_WATCH_S, gapMeanS: CHURN_GAP_S }, machine, runs }, null, 2))
+await writeFile(file, JSON.stringify({ started, scenario: SCENARIO_REPEATER ? 'repeater' : null, originUpMbit: ORIGIN_UP, warmDial: WARM_DIAL, unshaped: UNSHAPED, bcEnv: BC_ENV, sizes: SIZES, windowS: WINDOW_S, warmupS: WARMUP_S, perDevice: PER_DEVICE, seed: SEED, uplinks: UPLINKS, churn: { watchMeanS: CHURN_WATCH_S, gapMeanS: CHURN_GAP_S }, machine, runs }, null, 2))
 const body = [
   `${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine.cpus} cores; ${SIZES.join(' and ')} viewers, ${WARMUP_S} s warm-up, ${WINDOW_S} s window each, warm dial ${WARM_DIAL ? 'on' : 'off'}; a 1 Mbit/s channel (640×360, ${SEGMENT_S} s segments). Result: \`${file.slice(root.length)}\`.`,
   '',
@@ -347,4 +378,6 @@ const body = [
 ].join('\n')
 console.log(body)
 if (FULL) await writeDocBlock('bench-swarm', '## Swarm under real networks (`pnpm bench:swarm`)', body)
+const SCENARIO_DEFAULTS = flag('window') === undefined && flag('warmup') === undefined && WARM_DIAL && !UNSHAPED && Object.keys(BC_ENV).length === 0
+if (SCENARIO_REPEATER && SCENARIO_DEFAULTS) await writeDocBlock('bench-swarm-repeater', '## Swarm with a repeater (`pnpm bench:swarm -- --scenario=repeater`, issue 42)', body)
 process.exit(0)

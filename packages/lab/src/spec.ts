@@ -6,6 +6,7 @@ import { z } from 'zod'
  * Address plan (every range private or shared, so nothing in the lab is routable outside it):
  * - 10.77.1.0/24   the DHT namespace, one address per node (.2, .3, …); the inet side is .1
  * - 10.77.2.0/24   the origin box (.2); the inet side is .1
+ * - 10.77.3.0/24   a repeater box (.2), when the spec has one; the inet side is .1
  * - 100.64.K.0/24  home K's WAN link (shared address space, RFC 6598, as carrier-grade NAT
  *                  uses): router outside .2, the inet side .1
  * - 192.168.K.0/24 home K's LAN behind its NAT router (.1), devices .11, .12, …
@@ -44,6 +45,11 @@ export const LabSpec = z.strictObject({
     upMbit: z.number().positive().max(10_000).default(1_000),
     rttMs: z.number().min(0).max(2_000).default(0)
   }).default({ upMbit: 1_000, rttMs: 0 }),
+  /** A repeater box at the core, on its own access link (none by default). */
+  repeater: z.strictObject({
+    upMbit: z.number().positive().max(10_000).default(1_000),
+    rttMs: z.number().min(0).max(2_000).default(0)
+  }).optional(),
   homes: z.array(HomeSpec).min(1).max(200)
 })
 export type LabSpec = z.input<typeof LabSpec>
@@ -75,6 +81,8 @@ export interface LabPlan {
   inet: string
   dht: { ns: string; hosts: string[]; port: number; cidr: string }
   origin: { ns: string; addr: string; cidr: string; upMbit: number; rttMs: number }
+  /** The repeater box, when the spec has one. */
+  repeater: { ns: string; addr: string; cidr: string; upMbit: number; rttMs: number } | null
   homes: HomePlan[]
   /** Every namespace, in creation order. */
   namespaces: string[]
@@ -117,10 +125,11 @@ export function planLab (input: LabSpec): LabPlan {
     inet: `${prefix}inet`,
     dht: { ns: `${prefix}dht`, hosts: dhtHosts, port: DHT_PORT, cidr: '10.77.1.0/24' },
     origin: { ns: `${prefix}origin`, addr: '10.77.2.2', cidr: '10.77.2.0/24', upMbit: spec.origin.upMbit, rttMs: spec.origin.rttMs },
+    repeater: spec.repeater === undefined ? null : { ns: `${prefix}rep`, addr: '10.77.3.2', cidr: '10.77.3.0/24', upMbit: spec.repeater.upMbit, rttMs: spec.repeater.rttMs },
     homes,
     namespaces: []
   }
-  plan.namespaces = [plan.inet, plan.dht.ns, plan.origin.ns, ...homes.flatMap((h) => [h.ns, ...h.devices.map((d) => d.ns)])]
+  plan.namespaces = [plan.inet, plan.dht.ns, plan.origin.ns, ...(plan.repeater === null ? [] : [plan.repeater.ns]), ...homes.flatMap((h) => [h.ns, ...h.devices.map((d) => d.ns)])]
   return plan
 }
 
@@ -134,6 +143,7 @@ export function delayRules (plan: LabPlan): string[] {
   return [
     `${plan.dht.cidr}=0`,
     `${plan.origin.cidr}=${half(plan.origin.rttMs)}`,
+    ...(plan.repeater === null ? [] : [`${plan.repeater.cidr}=${half(plan.repeater.rttMs)}`]),
     ...plan.homes.map((h) => `${h.wanCidr}=${half(h.rttMs)}:${h.jitterMs}:${h.lossPct}`)
   ]
 }

@@ -43,6 +43,10 @@ export async function buildTopology (plan: LabPlan): Promise<void> {
   await attach(plan.dht.ns, 'dht', 'eth0', '10.77.1.1', plan.dht.hosts)
   await attach(plan.origin.ns, 'origin', 'eth0', '10.77.2.1', [plan.origin.addr])
   await capEgress(plan.origin.ns, 'eth0', plan.origin.upMbit)
+  if (plan.repeater !== null) {
+    await attach(plan.repeater.ns, 'rep', 'eth0', '10.77.3.1', [plan.repeater.addr])
+    await capEgress(plan.repeater.ns, 'eth0', plan.repeater.upMbit)
+  }
 
   for (const home of plan.homes) {
     const core = `h${home.index}`

@@ -17,6 +17,14 @@ describe('the lab plan', () => {
     expect(delayRules(plan)).toEqual(['10.77.1.0/24=0', '10.77.2.0/24=5', '100.64.1.0/24=20.5:3:0.5'])
   })
 
+  it('puts a repeater box at the core on its own link when the spec has one', () => {
+    const plan = planLab({ id: 'x3', repeater: { upMbit: 500, rttMs: 4 }, homes: [{}] })
+    expect(plan.repeater).toEqual({ ns: 'arusx3-rep', addr: '10.77.3.2', cidr: '10.77.3.0/24', upMbit: 500, rttMs: 4 })
+    expect(plan.namespaces).toContain('arusx3-rep')
+    expect(delayRules(plan)).toContain('10.77.3.0/24=2')
+    expect(planLab({ id: 'x4', homes: [{}] }).repeater).toBeNull()
+  })
+
   it('refuses a bad spec, naming the field', () => {
     expect(() => planLab({ id: 'Bad-Id', homes: [{}] })).toThrow(/id/)
     expect(LabSpec.safeParse({ id: 'ok', homes: [{ devices: 9 }] }).success).toBe(false)
