@@ -10,7 +10,10 @@ import { parseSelection } from './selection.js'
 export const repeaterEnvSchema = z.object({
   DATA_DIR: env.str({ default: './data/repeater', min: 1 }).describe('Directory holding the mirrored cores (ciphertext only), the swarm identity and the mirror list.'),
   PANEL_PUBKEY: env.hex({ bytes: 32 }).describe('The panel public key (`arus-panel init` prints it): the catalog the repeater follows. The repeater has no account and no content key.'),
-  CHANNELS: env.str({ default: 'all' }).describe('What it mirrors: `all`, `none`, stream ids `a,b,c`, or `category:<name>[,<name>…]` (live channels and VOD titles alike).'),
+  CHANNELS: env.str({ default: 'all' }).superRefine((v, ctx) => {
+    const sel = parseSelection(v)
+    if (typeof sel === 'string') ctx.addIssue({ code: 'custom', message: sel })
+  }).describe('What it mirrors: `all`, `none`, stream ids `a,b,c`, or `category:<name>[,<name>…]` (live channels and VOD titles alike).'),
   RETENTION_SECONDS: env.int({ min: 10, max: 86_400, default: 300 }).describe('How long a live channel\'s blocks are kept after they arrive (a moving window; may exceed the origin\'s own window).'),
   MAX_DISK_MB: env.int({ min: 1, max: 16_777_216, default: 10_240 }).describe('Disk budget of everything mirrored, in MiB: past it the coldest is evicted first (a VOD title whole, a live channel\'s oldest blocks).'),
   PANEL_DATA: env.bool(false).describe('Hold the panel\'s catalog core in full, so viewers\' pre-login catalog reads complete while the panel\'s own replication is down.'),
@@ -20,9 +23,6 @@ export const repeaterEnvSchema = z.object({
   ...swarmEnv,
   ...socketBufferEnv,
   ...loggingEnv
-}).superRefine((c, ctx) => {
-  const sel = parseSelection(c.CHANNELS)
-  if (typeof sel === 'string') ctx.addIssue({ code: 'custom', path: ['CHANNELS'], message: sel })
 })
 
 export type RepeaterConfig = ReturnType<typeof loadRepeaterConfig>
