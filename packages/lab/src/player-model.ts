@@ -26,6 +26,8 @@ export interface PlayerModelStats {
   playedMs: number
   stalls: number
   stallMs: number
+  /** Every finished stall: when it began (wall ms) and how long it lasted. */
+  stallLog: Array<{ at: number; ms: number }>
   /** The longest single stall, ms. */
   longestStallMs: number
   /** stallMs / (playedMs + stallMs). */
@@ -78,7 +80,7 @@ export function runPlayerModel (init: PlayerModelInit): { stats: () => PlayerMod
   const startedAt = init.startedAt ?? now()
   const timeoutMs = init.requestTimeoutMs ?? 20_000
   const base = new URL(init.url)
-  const s: PlayerModelStats = { joinMs: null, playedMs: 0, stalls: 0, stallMs: 0, longestStallMs: 0, rebufferRatio: 0, segments: 0, bytes: 0, skipped: 0, errors: 0, loaded: [], played: [] }
+  const s: PlayerModelStats = { joinMs: null, playedMs: 0, stalls: 0, stallMs: 0, longestStallMs: 0, rebufferRatio: 0, segments: 0, bytes: 0, skipped: 0, errors: 0, loaded: [], played: [], stallLog: [] }
   // Media timeline: buffered [0, bufferedMs) of media, in segment order.
   let bufferedMs = 0
   const starts: Array<{ seq: number; atMedia: number }> = []
@@ -110,7 +112,7 @@ export function runPlayerModel (init: PlayerModelInit): { stats: () => PlayerMod
     const current = stalledSince === null ? 0 : t - stalledSince
     const playedMs = playing ? position(t) : 0
     const stallMs = s.stallMs + current
-    return { ...s, loaded: [...s.loaded], played: [...s.played], playedMs, stallMs, longestStallMs: Math.max(s.longestStallMs, current), rebufferRatio: playedMs + stallMs > 0 ? stallMs / (playedMs + stallMs) : 0 }
+    return { ...s, loaded: [...s.loaded], played: [...s.played], stallLog: [...s.stallLog, ...(stalledSince === null ? [] : [{ at: stalledSince, ms: current }])], playedMs, stallMs, longestStallMs: Math.max(s.longestStallMs, current), rebufferRatio: playedMs + stallMs > 0 ? stallMs / (playedMs + stallMs) : 0 }
   }
 
   const get = async (path: string): Promise<Response> => {
@@ -166,6 +168,7 @@ export function runPlayerModel (init: PlayerModelInit): { stats: () => PlayerMod
           s.stalls++
           s.stallMs += stall
           s.longestStallMs = Math.max(s.longestStallMs, stall)
+          s.stallLog.push({ at: stalledSince, ms: stall })
           stalledSince = null
           anchorWall = t
         }

@@ -65,6 +65,7 @@ describe('the player model', () => {
     expect(s.stallMs).toBeGreaterThan(1_000)
     expect(s.stallMs).toBeLessThan(6_000)
     expect(s.longestStallMs).toBe(s.stallMs)
+    expect(s.stallLog).toEqual([{ at: expect.any(Number), ms: s.stallMs }])
     expect(s.rebufferRatio).toBeGreaterThan(0)
     stop.abort()
     await model.done
