@@ -4,7 +4,7 @@
  * repeaters on a local DHT testnet (127.0.0.1) on this machine. Not a test.
  *
  * 1. Serving: a VOD title mirrored whole by a repeater, the library then stopped, downloaded
- *    by keyless hypercore readers (this file again, `--reader`, in a few niced child
+ *    by keyless hypercore readers (scripts/bench/repeater-reader.ts, in a few niced child
  *    processes) as fast as loopback allows: each opens the title's two cores by key, joins
  *    the feed's topic client-only and downloads the whole blob core, clears it, again. Every
  *    byte comes from the repeater. Measured over the window: the repeater's bytesOut
@@ -34,54 +34,10 @@ import type { BroadcasterHandle, RepeaterHandle, SpawnedProcess, Stack } from '@
 import { writeDocBlock } from './doc-block.js'
 import { procStats } from './stack.js'
 
-const self = fileURLToPath(import.meta.url)
+const readerScript = fileURLToPath(new URL('./repeater-reader.ts', import.meta.url))
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const flag = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
 const log = (s: string): void => { console.error(`[bench:repeater] ${s}`) }
-
-// ---------------------------------------------------------------------------------------
-// The reader child: BENCH_READERS keyless downloaders, each its own swarm and store.
-
-async function runReaders (): Promise<void> {
-  const { createStore, createSwarm, parseBootstrap } = await import('@arus/swarm')
-  const env = (name: string): string => { const v = process.env[name]; if (v === undefined || v === '') throw new Error(`${name} is not set`); return v }
-  const bootstrap = parseBootstrap(env('BENCH_BOOTSTRAP'))
-  const feedKey = Buffer.from(env('BENCH_FEED_KEY'), 'hex')
-  const blobsKey = Buffer.from(env('BENCH_BLOBS_KEY'), 'hex')
-  const dir = env('BENCH_STORE_DIR')
-  let stopping = false
-  const closers: Array<() => Promise<void>> = []
-  const stop = async (): Promise<void> => {
-    stopping = true
-    for (const c of closers) await c().catch(() => {})
-    process.exit(0)
-  }
-  process.once('SIGTERM', () => { void stop() })
-  process.once('SIGINT', () => { void stop() })
-  const stats = Array.from({ length: Number(env('BENCH_READERS')) }, () => ({ bytes: 0, rounds: 0, peers: 0 }))
-  // Progress lines for the parent.
-  setInterval(() => { process.stdout.write(`${JSON.stringify({ type: 'progress', readers: stats })}\n`) }, 1000)
-  await Promise.all(stats.map(async (s, i) => {
-    const store = createStore(join(dir, `r${i}`))
-    const swarm = createSwarm({ bootstrap })
-    closers.push(async () => { await swarm.destroy(); await store.close() })
-    swarm.on('connection', (conn) => { store.replicate(conn) })
-    const meta = store.get({ key: feedKey })
-    const blobs: any = store.get({ key: blobsKey })
-    await Promise.all([meta.ready(), blobs.ready()])
-    blobs.on('download', (_index: number, bytes: number) => { s.bytes += bytes })
-    // Client only: readers never announce, so they find the repeater and never each other.
-    swarm.join(meta.discoveryKey!, { server: false, client: true })
-    while (blobs.length === 0 && !stopping) { await blobs.update({ wait: true }).catch(() => {}); await sleep(100) }
-    while (!stopping) {
-      s.peers = blobs.peers.length
-      const length = blobs.length
-      await blobs.download({ start: 0, end: length }).done()
-      s.rounds++
-      await blobs.clear(0, length)
-    }
-  }))
-}
 
 // ---------------------------------------------------------------------------------------
 // The bench.
@@ -242,7 +198,7 @@ async function serve (stack: Stack, media: string): Promise<ServeResult> {
   for (let p = 0; p < READER_PROCS; p++) {
     const n = Math.floor(READERS / READER_PROCS) + (p < READERS % READER_PROCS ? 1 : 0)
     // `nice` execs node, so every thread of the reader (libuv's, RocksDB's) inherits the niceness.
-    const proc = spawnProcess(undefined, 'nice', ['-n', String(READER_NICE), process.execPath, ...process.execArgv, self, '--reader'], {
+    const proc = spawnProcess(undefined, 'nice', ['-n', String(READER_NICE), process.execPath, ...process.execArgv, readerScript], {
       env: { BENCH_BOOTSTRAP: stack.bootstrap, BENCH_FEED_KEY: rec!.feedKey!, BENCH_BLOBS_KEY: rec!.blobsKey!, BENCH_STORE_DIR: join(storeRoot, `p${p}`), BENCH_READERS: String(n) }
     })
     procs.push(proc)
@@ -424,9 +380,5 @@ function table (started: Date, machine: { cpus: number; loadavgBefore: number[];
   ].join('\n')
 }
 
-// Last: every constant above is initialized before either mode runs.
-if (process.argv.includes('--reader')) {
-  await runReaders()
-} else {
-  await runBench()
-}
+// Last: every constant above is initialized before it runs.
+await runBench()
