@@ -34,6 +34,7 @@ file="$ARUS_ENV_DIR/$svc.env"
 FILES=(-f docker/compose.yaml)
 [ -f "$ARUS_ENV_DIR/library.env" ] && FILES+=(-f docker/compose.library.yaml)
 [ -f "$ARUS_ENV_DIR/reseller.env" ] && FILES+=(-f docker/compose.reseller.yaml)
+[ -f "$ARUS_ENV_DIR/repeater.env" ] && FILES+=(-f docker/compose.repeater.yaml)
 dc() { docker-compose -p "$PROJECT" "${FILES[@]}" "$@"; }
 log() { printf '[set-env] %s\n' "$*" >&2; }
 

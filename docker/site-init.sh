@@ -3,23 +3,27 @@
 # publishers, and the wiring of each daemon to the panel. Run once, from the repository root,
 # before the first `up`; safe to run again (existing identity, admins and publishers are kept).
 #
-#   docker/site-init.sh [--project NAME] [--library] [--reseller]
+#   docker/site-init.sh [--project NAME] [--library] [--reseller] [--repeater]
 #
 # Env files live in ARUS_ENV_DIR (default docker/env): made from each daemon's generated
 # .env.example when missing, then given what the wiring needs (PANEL_PUBKEY, PUBLISHER_NAME,
-# PUBLISHER_KEY, PANEL_ADMIN_URL, PANEL_ADMIN_PASS). Generated passwords go to $ARUS_ENV_DIR/credentials (0600),
-# never to the terminal. Secrets minted here (publisher keys) are written to the env files only.
+# PUBLISHER_KEY, PANEL_ADMIN_URL, PANEL_ADMIN_PASS; with --repeater the repeater's BOOTSTRAP and
+# STATUS_PORT, and its swarm key in the broadcaster's ORIGIN_RELAY_KEYS). Generated passwords go
+# to $ARUS_ENV_DIR/credentials (0600), never to the terminal. Secrets minted here (publisher
+# keys) are written to the env files only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PROJECT=${COMPOSE_PROJECT_NAME:-arus}
 LIBRARY=0
 RESELLER=0
+REPEATER=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --project) PROJECT=$2; shift 2 ;;
     --library) LIBRARY=1; shift ;;
     --reseller) RESELLER=1; shift ;;
-    *) echo "usage: $0 [--project NAME] [--library] [--reseller]" >&2; exit 2 ;;
+    --repeater) REPEATER=1; shift ;;
+    *) echo "usage: $0 [--project NAME] [--library] [--reseller] [--repeater]" >&2; exit 2 ;;
   esac
 done
 ENV_DIR=${ARUS_ENV_DIR:-docker/env}
@@ -27,6 +31,7 @@ export ARUS_ENV_DIR=$(cd "$(dirname "$ENV_DIR")" && pwd)/$(basename "$ENV_DIR")
 FILES=(-f docker/compose.yaml)
 [ "$LIBRARY" = 1 ] && FILES+=(-f docker/compose.library.yaml)
 [ "$RESELLER" = 1 ] && FILES+=(-f docker/compose.reseller.yaml)
+[ "$REPEATER" = 1 ] && FILES+=(-f docker/compose.repeater.yaml)
 COMPOSE=${COMPOSE:-docker-compose}
 dc() { $COMPOSE -p "$PROJECT" "${FILES[@]}" "$@"; }
 # A one-shot command of a daemon's CLI in a throwaway container of its image, on its volume
@@ -35,7 +40,7 @@ dc() { $COMPOSE -p "$PROJECT" "${FILES[@]}" "$@"; }
 cli() {
   local svc=$1; shift
   local vol="${PROJECT}_${svc}-data" image
-  case "$svc" in panel|reseller) image=${ARUS_IMAGE:-arus:latest} ;; *) image=${ARUS_MEDIA_IMAGE:-arus-media:latest} ;; esac
+  case "$svc" in panel|reseller|repeater) image=${ARUS_IMAGE:-arus:latest} ;; *) image=${ARUS_MEDIA_IMAGE:-arus-media:latest} ;; esac
   docker volume inspect "$vol" >/dev/null 2>&1 || docker volume create --label "com.docker.compose.project=$PROJECT" --label "com.docker.compose.volume=$svc-data" --label com.docker.compose.version=1.29.2 "$vol" >/dev/null
   docker run --rm -i --network none -v "$vol:/data" --env-file "$ARUS_ENV_DIR/$svc.env" -e DATA_DIR=/data "$image" "arus-$svc" --json "$@"
 }
@@ -61,6 +66,7 @@ chmod 700 "$ARUS_ENV_DIR"
 DAEMONS=(panel broadcaster)
 [ "$LIBRARY" = 1 ] && DAEMONS+=(library)
 [ "$RESELLER" = 1 ] && DAEMONS+=(reseller)
+[ "$REPEATER" = 1 ] && DAEMONS+=(repeater)
 for d in "${DAEMONS[@]}"; do
   if [ ! -f "$ARUS_ENV_DIR/$d.env" ]; then
     log "creating $ARUS_ENV_DIR/$d.env from apps/$d/.env.example"
@@ -131,5 +137,29 @@ if [ "$RESELLER" = 1 ]; then
     cred_put RESELLER_ROOT "root:$pw"
     log "reseller: root admin created (password in $CRED)"
   fi
+fi
+if [ "$REPEATER" = 1 ]; then
+  # A repeater follows the panel by its public key alone, on the site's DHT (panel.env's
+  # BOOTSTRAP when repeater.env sets none; both empty = the public DHT). STATUS_PORT 3340 (the
+  # pack's port for it, DAEMON_PORTS.repeater) gives the healthcheck and repeater_status its
+  # /healthz and /metrics on loopback; a value already in repeater.env is kept (0: no socket).
+  f="$ARUS_ENV_DIR/repeater.env"
+  env_set "$f" PANEL_PUBKEY "$PANEL_KEY"
+  if [ -z "$(env_get "$f" BOOTSTRAP)" ]; then
+    bs=$(env_get "$ARUS_ENV_DIR/panel.env" BOOTSTRAP)
+    [ -n "$bs" ] && { env_set "$f" BOOTSTRAP "$bs"; log "repeater: BOOTSTRAP from panel.env"; }
+  fi
+  [ -n "$(env_get "$f" STATUS_PORT)" ] || env_set "$f" STATUS_PORT 3340
+  # The origin sends each media block to the repeater first once it knows the repeater's swarm
+  # key: mint it now on the repeater's volume (`up` keeps using it) and add it to the
+  # broadcaster's ORIGIN_RELAY_KEYS, keeping the keys already listed (other repeaters).
+  rkey=$(cli repeater key </dev/null | json_field publicKey)
+  [ -n "$rkey" ] || { log "arus-repeater key printed no publicKey"; exit 1; }
+  relays=$(env_get "$ARUS_ENV_DIR/broadcaster.env" ORIGIN_RELAY_KEYS)
+  case ",$relays," in
+    *",$rkey,"*) ;;
+    *) env_set "$ARUS_ENV_DIR/broadcaster.env" ORIGIN_RELAY_KEYS "${relays:+$relays,}$rkey"
+       log "broadcaster: repeater key $rkey added to ORIGIN_RELAY_KEYS (\`up -d\` recreates a running broadcaster with it)" ;;
+  esac
 fi
 log "done: panel key $PANEL_KEY. Start the site with: docker-compose -p $PROJECT ${FILES[*]} up -d"

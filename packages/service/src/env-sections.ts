@@ -47,9 +47,11 @@ export function swarmSettings (c: SwarmEnv): { bootstrap: string; maxPeers: numb
 /**
  * Each daemon's default loopback API port (spec 1 "What the service does" 4, spec 2's table):
  * one source for the daemons' own defaults, the reseller's default panel URL and the tool
- * server's tunnels, so they cannot drift apart.
+ * server's tunnels, so they cannot drift apart. The repeater's own STATUS_PORT default stays 0
+ * (no socket, docs/repeater.md "Status"); 3340 is the port the deploy pack gives it
+ * (docker/site-init.sh --repeater, docs/deploy.md "Adding repeaters").
  */
-export const DAEMON_PORTS = Object.freeze({ panel: 3210, broadcaster: 3310, library: 3320, reseller: 3330 } as const)
+export const DAEMON_PORTS = Object.freeze({ panel: 3210, broadcaster: 3310, library: 3320, reseller: 3330, repeater: 3340 } as const)
 
 /** Login throttle and Argon2id cost of new verifiers (spec 1 "Authentication" 1-2). */
 export const adminAuthEnv = {

@@ -42,7 +42,7 @@ function boxOf (c: McpConfig, name: unknown): Box {
 
 /** Runs `body` in the repo dir on the box with the stack's environment and compose files set. */
 async function inRepo (box: Box, body: string, args: string[] = [], timeoutMs = 300_000): Promise<SshResult> {
-  const prelude = `cd ${shq(box.repo)} || exit 90; ${box.env} FILES="-f docker/compose.yaml"; [ -f "$ARUS_ENV_DIR/library.env" ] && FILES="$FILES -f docker/compose.library.yaml"; [ -f "$ARUS_ENV_DIR/reseller.env" ] && FILES="$FILES -f docker/compose.reseller.yaml"; `
+  const prelude = `cd ${shq(box.repo)} || exit 90; ${box.env} FILES="-f docker/compose.yaml"; [ -f "$ARUS_ENV_DIR/library.env" ] && FILES="$FILES -f docker/compose.library.yaml"; [ -f "$ARUS_ENV_DIR/reseller.env" ] && FILES="$FILES -f docker/compose.reseller.yaml"; [ -f "$ARUS_ENV_DIR/repeater.env" ] && FILES="$FILES -f docker/compose.repeater.yaml"; `
   const r = await sshExec(box.target, script(prelude + body, ...args), { timeoutMs })
   if (r.code === 255) throw new ToolFailure(`ssh to ${box.target.host} failed: ${r.stderr.trim().split('\n').pop() ?? ''}`, 'MCP_SSH')
   if (r.code === 90) throw new ToolFailure(`no deploy pack at ${box.repo} on ${box.target.host}: call server_install first`, 'MCP_NOT_INSTALLED')
@@ -111,12 +111,14 @@ export function serverTools (): ToolDef[] {
     tool('server_install', 'W', 'Install or update the deploy pack on the box and bring the site up', 'Copies this repository (without node_modules, dist, .git or env files) to install.repoDir on the ssh box, builds the images, runs docker/site-init.sh (minted keys and passwords stay on the box) and starts the stack', z.strictObject({
       library: z.boolean().default(false),
       reseller: z.boolean().default(false),
+      repeater: z.boolean().default(false).describe('add a repeater to the stack (compose.repeater.yaml): site-init lists its key in the broadcaster\'s ORIGIN_RELAY_KEYS'),
       build: z.boolean().default(true).describe('false: use the images already on the box (install.images) instead of building them')
     }), async (ctx, a) => {
       const box = boxOf(ctx.config, undefined)
       await copyRepo(box)
-      const flags = [...(a.library === true ? ['--library'] : []), ...(a.reseller === true ? ['--reseller'] : [])]
-      const files = `-f docker/compose.yaml${a.library === true ? ' -f docker/compose.library.yaml' : ''}${a.reseller === true ? ' -f docker/compose.reseller.yaml' : ''}`
+      const overlays = (['library', 'reseller', 'repeater'] as const).filter((o) => a[o] === true)
+      const flags = overlays.map((o) => `--${o}`)
+      const files = ['-f docker/compose.yaml', ...overlays.map((o) => `-f docker/compose.${o}.yaml`)].join(' ')
       // BASE (install.base) reaches the Dockerfile through the compose files' build args.
       if (a.build !== false) must(await inRepo(box, `out=$(docker-compose ${files} build 2>&1) || { printf '%s\\n' "$out" | tail -n 20 >&2; exit 1; }`, [], 1_200_000), 'image build')
       must(await inRepo(box, 'docker/site-init.sh --project "$COMPOSE_PROJECT_NAME" "$@" 2>&1', flags, 600_000), 'site-init')
