@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { access, chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BROADCASTER_TEST_ENV, cleanupAll, createTestnet, findSecrets, freePort, PANEL_TEST_ENV, startSshd, tmpDir, type Sshd, type Testnet } from '@arus/testkit'
@@ -10,7 +10,8 @@ import { buildImages, IMAGE, MEDIA } from './images.js'
 // 127.0.0.1 with throwaway keys; the "box" is this machine): server_install copies the deploy
 // pack, builds, initializes and starts the site; the panel and broadcaster tools reach it
 // through SSH tunnels; status, logs, disk, backups, set-env (refusals, a config check that
-// reverts, a recreate that applies), restore's refusal, update's dry run, restart, sysctl's plan.
+// reverts, a recreate that applies), restore's refusal, update's dry run, restart, sysctl's plan;
+// repeater_status on the stack without a repeater, then with one added by server_install.
 
 const ctx = { onTestFinished: () => {} }
 const PROJECT = `arusmcp${process.pid}`
@@ -47,7 +48,10 @@ beforeAll(async () => {
 }, 1_200_000)
 
 afterAll(async () => {
-  await run('docker-compose', ['-p', PROJECT, '-f', join(repoDir, 'docker/compose.yaml'), 'down', '-v', '--remove-orphans', '-t', '10'], { env: { ARUS_ENV_DIR: join(repoDir, 'docker/env'), ARUS_IMAGE: IMAGE, ARUS_MEDIA_IMAGE: MEDIA }, timeoutMs: 120_000 })
+  // With the repeater overlay once it was added: `down -v` removes the volumes of the files named.
+  const withRepeater = await access(join(repoDir, 'docker/env/repeater.env')).then(() => true, () => false)
+  const files = ['compose.yaml', ...(withRepeater ? ['compose.repeater.yaml'] : [])].flatMap((f) => ['-f', join(repoDir, 'docker', f)])
+  await run('docker-compose', ['-p', PROJECT, ...files, 'down', '-v', '--remove-orphans', '-t', '10'], { env: { ARUS_ENV_DIR: join(repoDir, 'docker/env'), ARUS_IMAGE: IMAGE, ARUS_MEDIA_IMAGE: MEDIA }, timeoutMs: 120_000 })
   await rm(repoDir, { recursive: true, force: true })
   await cleanupAll()
 }, 180_000)
@@ -134,6 +138,37 @@ describe('server tools on the deploy pack', () => {
     const audit = (await mcp.audit()).map((e) => `${String(e.tool)} ${String(e.status)}`)
     expect(audit).toContain('server_set_env planned')
     expect(audit).toContain('server_restart ok')
+  })
+
+  it('a repeater added with server_install: repeater_status reports it running, with its log lines and metrics; the origin lists its key', async () => {
+    // A free STATUS_PORT (3340, the pack's, may be taken on a shared host); site-init fills the rest.
+    const statusPort = await freePort()
+    await writeFile(join(repoDir, 'docker/env/repeater.env'), `STATUS_PORT=${statusPort}\n`, { mode: 0o600 })
+    expect(await mcp.json('server_install', { build: false, repeater: true })).toMatchObject({ repoDir, project: PROJECT })
+    const relayKey = (await readFile(join(repoDir, 'docker/env/broadcaster.env'), 'utf8')).match(/^ORIGIN_RELAY_KEYS=([0-9a-f]{64})$/m)?.[1]
+    expect(relayKey).toBeDefined()
+    const deadline = Date.now() + 90_000
+    let repeater = await mcp.json('repeater_status', {})
+    while (Date.now() < deadline && !(repeater.present === true && /^arus_repeater_disk_budget_bytes \d+/m.test(repeater.metrics ?? ''))) {
+      await new Promise((r) => setTimeout(r, 1000))
+      repeater = await mcp.json('repeater_status', {})
+    }
+    expect(repeater).toMatchObject({ present: true, state: 'running', statusPort: String(statusPort) })
+    expect(repeater.metrics).toMatch(/^arus_repeater_disk_budget_bytes \d+/m)
+    expect(repeater.metrics).toMatch(/^arus_repeater_swarm_connections \d+/m)
+    // Its ready line names the key site-init put in the broadcaster's ORIGIN_RELAY_KEYS.
+    const ready = repeater.logs.map((l: string) => { try { return JSON.parse(l) } catch { return null } }).find((e: any) => e?.event === 'repeater.ready')
+    expect(ready).toMatchObject({ publicKey: relayKey })
+    // The whole stack, the recreated broadcaster (its env changed) and the repeater, turns healthy.
+    let status = await mcp.call('server_status')
+    while (Date.now() < deadline + 60_000 && !(status.structured.containers.length === 3 && status.structured.containers.every((c: { healthy: boolean }) => c.healthy))) {
+      await new Promise((r) => setTimeout(r, 1000))
+      status = await mcp.call('server_status')
+    }
+    expect(status.structured.containers.map((c: { service: string }) => c.service).sort()).toEqual(['broadcaster', 'panel', 'repeater'])
+    expect(status.structured.containers.every((c: { healthy: boolean }) => c.healthy)).toBe(true)
+    const bcEnv = (await must(DOCKER, ['ps', '-q', '--filter', `label=com.docker.compose.project=${PROJECT}`, '--filter', 'label=com.docker.compose.service=broadcaster'])).stdout.trim()
+    expect((await must(DOCKER, ['inspect', '-f', '{{range .Config.Env}}{{println .}}{{end}}', bcEnv])).stdout).toContain(`ORIGIN_RELAY_KEYS=${relayKey}\n`)
   })
 
   it('no secret from the box in any tool result or audit line: passwords, the publisher key, the panel\'s keys', async () => {

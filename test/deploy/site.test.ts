@@ -2,8 +2,9 @@ import { chmod, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlayer, loginWithRetry } from '@arus/sdk'
+import { DAEMON_PORTS } from '@arus/service'
 import { BROADCASTER_TEST_ENV, cleanupAll, createHttpClient, createTestnet, decodeWithFfmpeg, freePort, LIGHT_CHANNEL, PANEL_TEST_ENV, tmpDir, waitFor, type HttpClient, type Testnet } from '@arus/testkit'
-import { DOCKER, must, run } from './docker.js'
+import { DOCKER, must, ROOT, run } from './docker.js'
 import { buildImages, IMAGE, MEDIA } from './images.js'
 
 // Issue 18 on a real container engine (scripts/test-deploy.sh starts dockerd when none runs):
@@ -72,14 +73,25 @@ afterAll(async () => {
 
 describe('deploy pack', () => {
   it('every compose stack validates and the systemd units verify', async () => {
-    for (const d of ['library', 'reseller']) await writeFile(join(envDir, `${d}.env`), '', { mode: 0o600 })
-    for (const files of [['compose.yaml'], ['compose.yaml', 'compose.library.yaml'], ['compose.yaml', 'compose.reseller.yaml'], ['compose.yaml', 'compose.library.yaml', 'compose.reseller.yaml']]) {
-      const r = await run('docker-compose', [...files.flatMap((f) => ['-f', `docker/${f}`]), 'config', '-q'], { env })
+    // A separate env dir: the stacks' tests below must find no repeater.env they did not write.
+    const cfgEnv = { ...env, ARUS_ENV_DIR: tmpDir(ctx, 'arus-deploy-cfg-') }
+    for (const d of ['panel', 'broadcaster', 'library', 'reseller', 'repeater']) await writeFile(join(cfgEnv.ARUS_ENV_DIR, `${d}.env`), '', { mode: 0o600 })
+    const stacks = [['compose.yaml'], ['compose.yaml', 'compose.library.yaml'], ['compose.yaml', 'compose.reseller.yaml'], ['compose.yaml', 'compose.repeater.yaml'],
+      ['compose.yaml', 'compose.library.yaml', 'compose.reseller.yaml', 'compose.repeater.yaml'], ['compose.repeater-only.yaml']]
+    for (const files of stacks) {
+      const r = await run('docker-compose', [...files.flatMap((f) => ['-f', `docker/${f}`]), 'config', '-q'], { env: cfgEnv })
       expect(r.code, `${files.join(' + ')}: ${r.stderr}`).toBe(0)
     }
-    const all = (await must('docker-compose', ['-f', 'docker/compose.yaml', '-f', 'docker/compose.library.yaml', '-f', 'docker/compose.reseller.yaml', 'config', '--services'], { env })).stdout.trim().split('\n').sort()
-    expect(all).toEqual(['broadcaster', 'library', 'panel', 'reseller'])
-    const units = ['panel', 'broadcaster', 'library', 'reseller'].map((d) => `docker/systemd/arus-${d}.service`)
+    const all = (await must('docker-compose', ['-f', 'docker/compose.yaml', '-f', 'docker/compose.library.yaml', '-f', 'docker/compose.reseller.yaml', '-f', 'docker/compose.repeater.yaml', 'config', '--services'], { env: cfgEnv })).stdout.trim().split('\n').sort()
+    expect(all).toEqual(['broadcaster', 'library', 'panel', 'repeater', 'reseller'])
+    expect((await must('docker-compose', ['-f', 'docker/compose.repeater-only.yaml', 'config', '--services'], { env: cfgEnv })).stdout.trim()).toBe('repeater')
+    // The repeater-only box runs the very service the overlay adds (one file each, no drift),
+    // but for the overlay's wait for the panel of its stack.
+    const service = async (f: string) => { const text = await readFile(join(ROOT, 'docker', f), 'utf8'); return text.slice(text.indexOf('\nservices:')).replace(/\n {4}# [^\n]*\n {4}# [^\n]*\n {4}depends_on:\n( {6}[^\n]*\n)+/, '\n') }
+    expect(await service('compose.repeater-only.yaml')).toBe(await service('compose.repeater.yaml'))
+    // site-init gives the repeater the pack's port for it (the daemon's own default is 0: no socket).
+    expect(await readFile(join(ROOT, 'docker/site-init.sh'), 'utf8')).toContain(`env_set "$f" STATUS_PORT ${DAEMON_PORTS.repeater}`)
+    const units = ['panel', 'broadcaster', 'library', 'reseller', 'repeater'].map((d) => `docker/systemd/arus-${d}.service`)
     const verified = await run('systemd-analyze', ['verify', ...units])
     expect(verified.code, verified.stderr).toBe(0)
     expect(verified.stderr).not.toMatch(/arus-/)
@@ -163,10 +175,10 @@ describe('deploy pack', () => {
     await noneLeft(PROJECT)
   })
 
-  it('the full site with the library and reseller overlays: first run wires all four, each comes up healthy, the reseller reaches the panel', async () => {
+  it('the full site with the library, reseller and repeater overlays: first run wires all five, each comes up healthy, the reseller reaches the panel, the repeater follows it and the origin trusts it', async () => {
     const project = `${PROJECT}full`
     const dir = tmpDir(ctx, 'arus-deploy-full-')
-    const p = { panel: await freePort(), broadcaster: await freePort(), library: await freePort(), reseller: await freePort() }
+    const p = { panel: await freePort(), broadcaster: await freePort(), library: await freePort(), reseller: await freePort(), repeater: await freePort() }
     const lines = (o: Record<string, string>) => Object.entries(o).map(([k, v]) => `${k}=${v}`).join('\n') + '\n'
     const common = { ARGON2_MEM_KIB: '8', ARGON2_OPS: '1', BOOTSTRAP: testnet.bootstrapString }
     await writeFile(join(dir, 'panel.env'), lines({ ...PANEL_TEST_ENV, ...common, ADMIN_PORT: String(p.panel) }), { mode: 0o600 })
@@ -174,22 +186,40 @@ describe('deploy pack', () => {
     await writeFile(join(dir, 'library.env'), lines({ ...common, CONTROL_PORT: String(p.library) }), { mode: 0o600 })
     // No PANEL_ADMIN_URL: site-init wires the reseller to the panel (issue 39 item 1).
     await writeFile(join(dir, 'reseller.env'), lines({ ARGON2_MEM_KIB: '8', ARGON2_OPS: '1', CONTROL_PORT: String(p.reseller) }), { mode: 0o600 })
+    // Only a free STATUS_PORT (3340 may be taken on a shared host): site-init adds PANEL_PUBKEY,
+    // BOOTSTRAP (the panel's) and the repeater's key in the broadcaster's ORIGIN_RELAY_KEYS.
+    await writeFile(join(dir, 'repeater.env'), lines({ STATUS_PORT: String(p.repeater) }), { mode: 0o600 })
     const fullEnv = { ...env, ARUS_ENV_DIR: dir, COMPOSE_PROJECT_NAME: project }
-    const files = ['-f', 'docker/compose.yaml', '-f', 'docker/compose.library.yaml', '-f', 'docker/compose.reseller.yaml']
+    const files = ['-f', 'docker/compose.yaml', '-f', 'docker/compose.library.yaml', '-f', 'docker/compose.reseller.yaml', '-f', 'docker/compose.repeater.yaml']
     try {
-      await must('bash', ['docker/site-init.sh', '--project', project, '--library', '--reseller'], { env: fullEnv, timeoutMs: 240_000 })
+      await must('bash', ['docker/site-init.sh', '--project', project, '--library', '--reseller', '--repeater'], { env: fullEnv, timeoutMs: 240_000 })
       expect(await readFile(join(dir, 'library.env'), 'utf8')).toMatch(/^PUBLISHER_NAME=library$/m)
       expect(await readFile(join(dir, 'reseller.env'), 'utf8')).toMatch(new RegExp(`^PANEL_ADMIN_URL=http://127\\.0\\.0\\.1:${p.panel}$`, 'm'))
-      // Cold start per image: compose up → each daemon's /healthz ok.
+      const repeaterEnv = await readFile(join(dir, 'repeater.env'), 'utf8')
+      const relayKey = (await readFile(join(dir, 'broadcaster.env'), 'utf8')).match(/^ORIGIN_RELAY_KEYS=([0-9a-f]{64})$/m)?.[1]
+      expect(relayKey).toBeDefined()
+      expect(repeaterEnv).toContain(`BOOTSTRAP=${testnet.bootstrapString}\n`)
+      expect(repeaterEnv).toMatch(/^PANEL_PUBKEY=[0-9a-f]{64}$/m)
+      // Run again: nothing is added twice.
+      await must('bash', ['docker/site-init.sh', '--project', project, '--library', '--reseller', '--repeater'], { env: fullEnv, timeoutMs: 240_000 })
+      expect((await readFile(join(dir, 'broadcaster.env'), 'utf8')).match(/^ORIGIN_RELAY_KEYS=.*$/m)?.[0]).toBe(`ORIGIN_RELAY_KEYS=${relayKey}`)
+      // Cold start per image: compose up → each daemon's /healthz ok. `up` itself returns only once
+      // the repeater started, which waits for the panel's healthcheck (depends_on): the repeater's
+      // cold start counts from its container's start.
       const started = Date.now()
       const upAt: Record<string, number> = {}
-      await must('docker-compose', ['-p', project, ...files, 'up', '-d'], { env: fullEnv, timeoutMs: 180_000 })
+      const up = must('docker-compose', ['-p', project, ...files, 'up', '-d'], { env: fullEnv, timeoutMs: 180_000 })
+      up.catch(() => {})
       await waitFor(async () => {
         for (const [svc, port] of Object.entries(p)) {
           if (upAt[svc] === undefined && await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)) upAt[svc] = Date.now() - started
         }
-        return Object.keys(upAt).length === 4
-      }, { timeoutMs: 90_000, intervalMs: 100, message: 'all four /healthz' })
+        return Object.keys(upAt).length === 5
+      }, { timeoutMs: 120_000, intervalMs: 100, message: 'all five /healthz' })
+      await up
+      const repeaterStartedAt = Date.parse((await must(DOCKER, ['inspect', '-f', '{{.State.StartedAt}}', `${project}_repeater_1`])).stdout.trim())
+      facts['repeater started after up s'] = Math.round((repeaterStartedAt - started) / 100) / 10
+      upAt.repeater = upAt.repeater! - (repeaterStartedAt - started)
       for (const [svc, ms] of Object.entries(upAt)) facts[`cold start ${svc} s`] = Math.round(ms / 100) / 10
       const creds = Object.fromEntries((await readFile(join(dir, 'credentials'), 'utf8')).trim().split('\n').map((l) => { const [k, v = ''] = l.split('='); const [name = '', password = ''] = v.split(':'); return [k, { name, password }] }))
       const reseller = createHttpClient(`http://127.0.0.1:${p.reseller}`, { login: creds.RESELLER_ROOT })
@@ -211,6 +241,20 @@ describe('deploy pack', () => {
       }
       const library = createHttpClient(`http://127.0.0.1:${p.library}`, { login: creds.LIBRARY_ADMIN })
       expect((await library.api('GET', '/api/status')).publisher).toBe('library')
+
+      // The repeater: the key site-init minted is the one it runs with (and the documented
+      // `exec … arus-repeater key` prints), it follows the panel's catalog over the DHT, its
+      // container turns healthy through arus-healthz on STATUS_PORT, and it serves metrics.
+      const repeaterHealth = async () => (await fetch(`http://127.0.0.1:${p.repeater}/healthz`)).json() as Promise<Record<string, any>>
+      expect(await repeaterHealth()).toMatchObject({ ok: true, publicKey: relayKey, panelKey })
+      expect((await must('docker-compose', ['-p', project, ...files, 'exec', '-T', 'repeater', 'arus-repeater', 'key'], { env: fullEnv })).stdout.trim()).toBe(relayKey)
+      // A fresh panel's catalog is empty: a category record is the first write the repeater must read.
+      const panelApi = createHttpClient(`http://127.0.0.1:${p.panel}`, { login: creds.PANEL_ADMIN })
+      await panelApi.api('POST', '/api/categories', { name: 'news' })
+      await waitFor(async () => (await repeaterHealth()).catalogLength > 0, { timeoutMs: 60_000, message: 'repeater read the panel\'s catalog' })
+      await waitFor(async () => (await run(DOCKER, ['inspect', '--format', '{{.State.Health.Status}}', `${project}_repeater_1`])).stdout.trim() === 'healthy', { timeoutMs: 60_000, intervalMs: 1000, message: 'repeater container healthy' })
+      expect(await (await fetch(`http://127.0.0.1:${p.repeater}/metrics`)).text()).toMatch(/^arus_repeater_disk_budget_bytes \d+/m)
+      expect((await must(DOCKER, ['inspect', '-f', '{{range .Config.Env}}{{println .}}{{end}}', `${project}_broadcaster_1`])).stdout).toContain(`ORIGIN_RELAY_KEYS=${relayKey}\n`)
     } finally {
       await run('docker-compose', ['-p', project, ...files, 'down', '-v', '--remove-orphans', '-t', '10'], { env: fullEnv, timeoutMs: 120_000 })
     }
