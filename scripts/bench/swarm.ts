@@ -132,6 +132,8 @@ interface RunResult {
   n: number
   /** The run had a repeater (and the origin trusted it). */
   repeater: boolean
+  /** Viewers playing when the window began (everyone had had ~40 s to join, plus the warm-up). */
+  playingAtStart: number
   /** The origin's uplink cap, Mbit/s (null: the lab's default, 1 Gbit/s). */
   originUpMbit: number | null
   repeaterStats: { sentBytes: number; multiple: number | null; cpuPct: number | null; rssMiB: number | null } | null
@@ -176,7 +178,7 @@ async function runSize (n: number, withRepeater = false): Promise<RunResult> {
     const pollStop = new AbortController()
     const poller = (async () => {
       while (!pollStop.signal.aborted) {
-        const v = await bc!.api<{ playlist: { lastSequence: number | null } | null }>('GET', '/api/channels/bench').catch(() => null)
+        const v = await Promise.resolve().then(() => bc!.api<{ playlist: { lastSequence: number | null } | null }>('GET', '/api/channels/bench')).catch(() => null)
         const seq = v?.playlist?.lastSequence
         if (typeof seq === 'number' && !written.has(seq)) written.set(seq, Date.now())
         await sleep(100)
@@ -204,8 +206,13 @@ async function runSize (n: number, withRepeater = false): Promise<RunResult> {
     // Everyone joins at once-ish (a stagger of 0-10 s), all cold.
     for (const s of slots) setTimeout(() => { tuneIn(s, 'cold') }, Math.floor(rand() * 10_000))
     await sleep(11_000)
-    await waitFor(async () => [...(await report()).values()].filter((r) => r.model?.joinMs != null).length >= Math.ceil(n * 0.8),
-      { timeoutMs: 180_000, intervalMs: 2_000, message: '80 % of the viewers playing' })
+    const playingNow = async (): Promise<number> => [...(await report()).values()].filter((r) => r.model?.joinMs != null).length
+    await waitFor(async () => (await playingNow()) >= Math.ceil(n * 0.8),
+      { timeoutMs: 180_000, intervalMs: 2_000, message: '80 % of the viewers playing' }).catch((err: unknown) => {
+      // An origin on a capped uplink without help may never get there: that is the finding, so measure it.
+      if (!SCENARIO_REPEATER) throw err
+      log(`N=${n}: fewer than 80 % of the viewers play after 180 s; measuring anyway`)
+    })
     log(`N=${n}: warming up ${WARMUP_S} s`)
     await sleep(WARMUP_S * 1000)
 
@@ -214,6 +221,7 @@ async function runSize (n: number, withRepeater = false): Promise<RunResult> {
     let joins = 0
     const windowStart = Date.now()
     const first = await report()
+    const playingAtStart = [...first.values()].filter((r) => r.model?.joinMs != null).length
     for (const s of slots) { noteJoin(s, first.get(s.name)); s.base = upOf(first.get(s.name)); s.uploaded = 0 }
     const model0 = new Map<string, PlayerModelStats | null>([...first].map(([k, r]) => [k, r.model]))
     const bc0 = await bc.api<any>('GET', '/api/channels/bench')
@@ -300,6 +308,7 @@ async function runSize (n: number, withRepeater = false): Promise<RunResult> {
       n,
       repeater: rep !== null,
       originUpMbit: ORIGIN_UP,
+      playingAtStart,
       repeaterStats: rep === null
         ? null
         : { sentBytes: rep1.out - rep0.out, multiple: streamBytes > 0 ? (rep1.out - rep0.out) / streamBytes : null, cpuPct: rep0.cpu && rep1.cpu ? (rep1.cpu.cpuMs - rep0.cpu.cpuMs) / (windowS * 10) : null, rssMiB: rep1.cpu === null ? null : rep1.cpu.rss / 1048576 },
@@ -342,6 +351,7 @@ function table (runs: RunResult[]): string {
     `| | ${runs.map((r) => `N = ${r.n}${SCENARIO_REPEATER ? (r.repeater ? ', with a repeater' : ', origin alone') : ''}`).join(' | ')} |`,
     `|---|${runs.map(() => '---').join('|')}|`,
     row('homes (phones / staying / churning)', (r) => `${r.homes} (${r.phones} / ${r.stayers} / ${r.churners})`),
+    row('viewers playing when the window began', (r) => `${r.playingAtStart} of ${r.n}`),
     row('churn in the window: leaves, joins (cold / returning)', (r) => `${r.churn.leaves}, ${r.churn.joins} (${r.churn.coldJoins} / ${r.churn.returningJoins})`),
     row('**origin egress multiple** (sent ÷ stream bytes)', (r) => f(r.origin.multiple, 2)),
     row('uploaded per home viewer / per phone (× stream)', (r) => `${f(r.uploadedByClass.home?.perViewerMultiple ?? null, 2)} / ${f(r.uploadedByClass.phone?.perViewerMultiple ?? null, 2)}`),

@@ -1,6 +1,7 @@
 import type Corestore from 'corestore'
 import type Hyperswarm from 'hyperswarm'
 import { CoreMirror, type CoreMirrorStats, type MirrorMode } from './core-mirror.js'
+import { LonelyRefresh } from './lookup.js'
 
 /** A catalog record the repeater mirrors: one feed generation's two cores. */
 export interface MirrorTarget {
@@ -39,6 +40,7 @@ export class FeedMirror {
   readonly blobs: CoreMirror
   private announced: boolean | null = null
   private topic: Buffer | null = null
+  private refresh: LonelyRefresh | null = null
   private lastOut = 0
   private lastIn = 0
   private lastTick = 0
@@ -78,11 +80,14 @@ export class FeedMirror {
   private announce (server: boolean): void {
     if (this.topic === null || this.announced === server) return
     this.announced = server
-    this.deps.swarm.join(this.topic, { server, client: true })
+    const session = this.deps.swarm.join(this.topic, { server, client: true })
+    // Nobody on the topic (the origin down when the mirror started): look again until someone is.
+    this.refresh = new LonelyRefresh(session, () => this.meta.core.peers.length === 0)
   }
 
   /** One budget tick: expires a live window, updates the heat. */
   async tick (): Promise<void> {
+    this.refresh?.tick()
     await Promise.all([this.meta.expire(), this.blobs.expire()])
     const out = this.meta.stats().bytesOut + this.blobs.stats().bytesOut
     this.heat = this.heat * 0.8 + (out - this.lastOut)
@@ -142,6 +147,7 @@ export class FeedMirror {
   private async leave (): Promise<void> {
     if (this.topic !== null && this.announced !== null) await this.deps.swarm.leave(this.topic).catch(() => {})
     this.announced = null
+    this.refresh = null
   }
 
   /** Leaves the topic and reclaims both cores (dropped or re-targeted record). */

@@ -8,7 +8,8 @@ import { AssetsMirror } from './assets.js'
 import { loadIdentity } from './identity.js'
 import { createRepeaterMetrics } from './metrics.js'
 import { repeaterPaths } from './paths.js'
-import { Repeater } from './repeater.js'
+import { Repeater, TICK_MS } from './repeater.js'
+import { LonelyRefresh } from './lookup.js'
 import { describeSelection, parseSelection } from './selection.js'
 import { listenStatusServer } from './status.js'
 
@@ -45,7 +46,9 @@ export async function main (config: RepeaterConfig, log: Logger): Promise<Runnin
   const catalog = openCatalogReader({ store, panelPublicKey: panelKey })
   await catalog.ready()
   const panelTopic = topicFor(panelKey)
-  swarm.join(panelTopic, { server: config.ANNOUNCE, client: true })
+  const panelLookup = new LonelyRefresh(swarm.join(panelTopic, { server: config.ANNOUNCE, client: true }), () => catalog.bee.core.peers.length === 0)
+  const lookupTimer = setInterval(() => { panelLookup.tick() }, TICK_MS)
+  lookupTimer.unref?.()
   const panelData = config.PANEL_DATA ? catalog.bee.core.download({ start: 0, end: -1 }) : null
 
   const repeater = new Repeater({
@@ -89,6 +92,7 @@ export async function main (config: RepeaterConfig, log: Logger): Promise<Runnin
     statusUrl: status?.url ?? null,
     log,
     async close () {
+      clearInterval(lookupTimer)
       await status?.app.close()
       panelData?.destroy()
       await assets?.close()

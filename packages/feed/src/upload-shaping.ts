@@ -42,9 +42,11 @@ export interface UploadShapingInit {
    * While at least one relay is connected on this core (and its sync does not say it refuses
    * uploads), a block request from any other peer is held for `holdMs`, even before the
    * block reached `peersPerBlock` receivers, when the block is fresh (appended less than
-   * `freshMs` ago: the relay fetches it at once, asked for or not) or already went to a
-   * relay that is still connected (whatever its age: a viewer catching up gets it from the
-   * relay as fast as from here). Such a request is answered when `holdMs` runs out, or at
+   * `freshMs` ago: the relay fetches it at once, asked for or not), already went to a
+   * relay that is still connected, or lies at or above the first block the relay asked for
+   * (whatever its age: the relay mirrors every block from there, and a viewer catching up gets
+   * it from the relay as fast as from here; an origin on a capped uplink must not send it
+   * twice). A relay counts while it keeps asking (RELAY_IDLE_MS). Such a request is answered when `holdMs` runs out, or at
    * once when the last relay it waited for leaves and no other receiver can relay it; it is
    * cancelled as usual when the requester gets the block elsewhere. Without a connected
    * relay, shaping is as if none were given. Each must be 64 hex characters. Default none.
@@ -167,6 +169,18 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
     return false
   }
 
+  /** The lowest block each trusted relay asked for: a mirror downloads every block from there on. */
+  const relayFrom = new Map<string, number>()
+  /**
+   * `index` is one an active trusted relay (not `who`) will have: it fetches every block from
+   * the first it asked for, so even an older block a viewer asks for (a join, a catch-up) is on
+   * its way to the relay, and an origin whose uplink is the bottleneck must not send it twice.
+   */
+  const relayWillHave = (index: number, who: unknown): boolean => {
+    for (const relay of trusted) if (relay !== who && relayActive(relay) && index >= (relayFrom.get(relay) ?? Infinity)) return true
+    return false
+  }
+
   /** `index` already went to a trusted relay (not `who`) that is still active. */
   const atRelay = (index: number, who: unknown): boolean => {
     const set = servedTo.get(index)
@@ -177,7 +191,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
 
   /** Whether a held request still has someone to wait for (a fresh block waits for any relay). */
   const stillHeld = (h: HeldEntry): boolean =>
-    relayable(h.index, h.who) || atRelay(h.index, h.who) || (h.fresh && relayHere(h.who))
+    relayable(h.index, h.who) || atRelay(h.index, h.who) || (h.fresh && relayHere(h.who)) || relayWillHave(h.index, h.who)
 
   const remember = (index: number, who: unknown): void => {
     let set = servedTo.get(index)
@@ -209,6 +223,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
       if (typeof who === 'string' && trusted.has(who)) {
         // A trusted relay: it takes the origin's copy and passes it on.
         relayAsked.set(who, Date.now())
+        if (index < (relayFrom.get(who) ?? Infinity)) relayFrom.set(who, index)
         remember(index, who)
         stats.relayServed++
         stats.served++
@@ -217,7 +232,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
       const had = servedTo.get(index)?.has(who) === true
       const fresh = !stale(index)
       // A trusted relay is here: the origin's copy goes to it, and this request waits for it.
-      if (!had && ((fresh && relayHere(who)) || atRelay(index, who))) return hold(msg, index, fresh)
+      if (!had && ((fresh && relayHere(who)) || atRelay(index, who) || relayWillHave(index, who))) return hold(msg, index, fresh)
       if (!fresh && !had && relayable(index, who)) {
         // Would be held, but the requester is catching up: answer now.
         remember(index, who)

@@ -252,14 +252,14 @@ describe('origin upload shaping', () => {
   }, 60_000)
 
   /** A relay connected on the blob core that has asked the origin for seg0 (so it is active). */
-  async function askingRelay (t: TestContextLike, o: Awaited<ReturnType<typeof liveOrigin>>) {
+  async function askingRelay (t: TestContextLike, o: Awaited<ReturnType<typeof liveOrigin>>, opts: { freshMs?: number } = {}) {
     const blobs = o.writer.drive.blobs!.core
     const relay = await readerOf(t, o, 'client')
     const relayKey = hexKey(relay.swarm.keyPair.publicKey)
     await relay.reader.drive.getBlobs()
     await waitFor(() => blobs.peers.some((p) => hexKey(p.remotePublicKey) === relayKey), { timeoutMs: 20_000, message: 'relay on the blob core' })
     // freshMs 0: seg0 (written before shaping began) counts as fresh, so a viewer waits for the relay.
-    const shaper = shapeUploads(blobs, { peersPerBlock: 2, holdMs: 60_000, freshMs: 0, relays: [relayKey] })
+    const shaper = shapeUploads(blobs, { peersPerBlock: 2, holdMs: 60_000, freshMs: opts.freshMs ?? 0, relays: [relayKey] })
     t.onTestFinished(() => shaper.close())
     expect((await relay.reader.readFile('/seg0.ts', { timeoutMs: 20_000 })).byteLength).toBe(65_536)
     expect(shaper.stats().relayServed).toBeGreaterThan(0)
@@ -281,6 +281,24 @@ describe('origin upload shaping', () => {
     await relay.swarm.destroy()
     expect((await read).byteLength).toBe(65_536)
     expect(shaper.stats().released).toBeGreaterThan(0)
+  }, 60_000)
+
+  it('an older block at or above what the relay asked for first is held for it too (not sent twice)', async (t) => {
+    const o = await liveOrigin(t, 65_536)
+    const { relay, shaper } = await askingRelay(t, o, { freshMs: 1 })
+    await o.writer.putSegment('seg1.ts', segmentBytes(1, 65_536))
+    await o.writer.putPlaylist(playlistOf([0, 1]))
+    await new Promise((resolve) => setTimeout(resolve, 50)) // seg1 is no longer fresh
+    const viewer = await readerOf(t, o, 'client')
+    const read = viewer.reader.readFile('/seg1.ts', { timeoutMs: 30_000 })
+    read.catch(() => {})
+    await waitFor(() => shaper.stats().held > 0, { timeoutMs: 20_000, message: 'request held for the relay' })
+    expect(shaper.stats().late).toBe(0)
+    // The relay fetches it; the viewer is answered (by the relay, or by the origin when the relay leaves).
+    expect((await relay.reader.readFile('/seg1.ts', { timeoutMs: 20_000 })).byteLength).toBe(65_536)
+    await relay.reader.close()
+    await relay.swarm.destroy()
+    expect((await read).byteLength).toBe(65_536)
   }, 60_000)
 
   it('a relay that stopped asking (dead, its connection not yet timed out) is not waited for', async (t) => {
