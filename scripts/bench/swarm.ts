@@ -332,7 +332,7 @@ async function runSize (n: number, withRepeater = false): Promise<RunResult> {
         queueDrops: delay1?.queueDrops ?? 0
       }
     }
-    log(`N=${n}: ${JSON.stringify({ origin: result.origin, join: result.join, latency: result.latency })}`)
+    log(`N=${n}: ${JSON.stringify({ origin: result.origin, shaping: bc1.egress?.shaping ?? null, repeater: rep === null ? null : (await rep.health().catch(() => null))?.mirrors ?? null, join: result.join, latency: result.latency })}`)
     return result
   } finally {
     for (const a of agents.values()) await a.exit().catch(() => {})
@@ -374,7 +374,7 @@ function table (runs: RunResult[]): string {
 const started = new Date()
 const runs: RunResult[] = []
 for (const n of SIZES) {
-  if (SCENARIO_REPEATER) runs.push(await runSize(n, false))
+  if (SCENARIO_REPEATER && !process.argv.includes('--skip-alone')) runs.push(await runSize(n, false))
   runs.push(await runSize(n, SCENARIO_REPEATER))
 }
 const machine = { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', loadavg: loadavg() }
