@@ -46,6 +46,31 @@ export interface CoreMirrorStats {
 
 interface Arrival { index: number; at: number; bytes: number }
 
+/** What {@link askOnlySources} touches of hypercore 11.37.1's per-peer replicator state. */
+interface WirePeer { onrequest?: (msg: { block: unknown }) => unknown; remoteUploading?: boolean; arusConsumer?: boolean }
+
+/**
+ * A peer that asks the repeater for a block is a consumer (a viewer), and the repeater stops
+ * asking it for blocks: hypercore otherwise spreads a range's requests over every peer that has
+ * a block, at random, and a viewer behind a 1 Mbit/s home uplink 200 ms away answers far slower
+ * than the origin, so the repeater fell behind the head it exists to serve (docs/benchmarks.md
+ * "Swarm with a repeater"). The origin never asks a mirror for anything, so it stays a source.
+ * Done by hiding the peer's `remoteUploading` from the replicator (the flag a range request
+ * checks); hypercore internals, pinned by the workspace override.
+ */
+export function askOnlySources (peer: WirePeer): void {
+  if (peer.arusConsumer !== undefined || typeof peer.onrequest !== 'function') return
+  let consumer = false
+  let uploading = peer.remoteUploading ?? true
+  Object.defineProperty(peer, 'arusConsumer', { configurable: true, get: () => consumer })
+  Object.defineProperty(peer, 'remoteUploading', { configurable: true, enumerable: true, get: () => uploading && !consumer, set: (v: boolean) => { uploading = v } })
+  const onrequest = peer.onrequest
+  peer.onrequest = function (this: unknown, msg: { block: unknown }) {
+    if (msg.block !== null && msg.block !== undefined) consumer = true
+    return onrequest.call(this, msg)
+  }
+}
+
 export class CoreMirror {
   readonly core: Hypercore
   private readonly now: () => number
@@ -66,6 +91,7 @@ export class CoreMirror {
     this.core = init.store.get({ key: init.key })
     this.now = init.now ?? Date.now
     this.core.on('download', (index: number, bytes: number) => this.ondownload(index, bytes))
+    this.core.on('peer-add', (peer: unknown) => { askOnlySources(peer as WirePeer) })
     this.core.on('upload', (_index: number, bytes: number) => { this.bytesOut += bytes })
   }
 
@@ -79,6 +105,7 @@ export class CoreMirror {
    */
   async ready (opts: { paused?: boolean } = {}): Promise<void> {
     await this.core.ready()
+    for (const peer of this.core.peers) askOnlySources(peer as unknown as WirePeer)
     if (this.init.mode === 'window') {
       // What an earlier run held has no arrival time: drop it, and take the origin's current
       // window again (the range starts at 0; blocks the origin no longer has are never asked).

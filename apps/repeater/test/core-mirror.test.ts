@@ -65,6 +65,31 @@ describe('a window mirror', () => {
   })
 })
 
+describe('which peers a mirror asks', () => {
+  it('stops asking a peer that asked it for a block (a viewer), and fetches from the origin', async (t) => {
+    const { writer, mirror } = await originAndMirror(t, 'window', 4)
+    await waitFor(() => mirror.stats().blocksHeld === 4, { timeoutMs: 15_000, message: 'mirrored' })
+    // A viewer that reads from the mirror only: it asks the mirror for blocks.
+    const viewerStore = tmpStore(t)
+    const viewer = viewerStore.get({ key: writer.key! })
+    await viewer.ready()
+    const a = viewerStore.replicate(true)
+    const b = mirror.core.replicate(false) as NodeJS.ReadWriteStream
+    pipeline(a, b as any, a, () => {})
+    t.onTestFinished(() => { a.destroy(); (b as any).destroy() })
+    expect((await viewer.get(2, { timeout: 15_000 }))!.byteLength).toBe(4096)
+    const asViewer = () => mirror.core.peers.find((p: any) => p.arusConsumer === true) as any
+    await waitFor(() => asViewer() !== undefined, { timeoutMs: 15_000, message: 'the viewer marked a consumer' })
+    expect(asViewer().remoteUploading).toBe(false)
+    // The origin stays a source: new blocks still come, from it.
+    const from: boolean[] = []
+    mirror.core.on('download', (_i: number, _b: number, peer: any) => { from.push(peer?.arusConsumer === true) })
+    for (let i = 4; i < 8; i++) await writer.append(block(i))
+    await waitFor(() => mirror.stats().blocksHeld === 8, { timeoutMs: 15_000, message: 'new blocks mirrored' })
+    expect(from).toEqual([false, false, false, false])
+  })
+})
+
 describe('a whole mirror (VOD)', () => {
   it('holds the whole core; evicted it holds nothing and fetches nothing; admitted it mirrors it again', async (t) => {
     const { mirror } = await originAndMirror(t, 'all', 12)
