@@ -267,7 +267,20 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
       if (previous) { clearTimeout(previous.timer); holding.delete(previous.entry) }
       const entry: HeldEntry = { index, who, fresh, release }
       holding.add(entry)
-      held.set(msg.id, { timer: setTimeout(release, holdMs), since: Date.now(), release, entry })
+      const since = Date.now()
+      // A request waiting for a trusted relay that is still active and will have the block keeps
+      // waiting past holdMs (up to RELAY_HOLD_MAX_MS): when the origin's uplink is what is short,
+      // answering it here takes the relay's bandwidth and puts every viewer further behind.
+      const expire = (): void => {
+        const h = held.get(msg.id)
+        if (h === undefined) return
+        if (Date.now() - since < RELAY_HOLD_MAX_MS && (atRelay(index, who) || relayWillHave(index, who))) {
+          h.timer = setTimeout(expire, holdMs)
+          return
+        }
+        release()
+      }
+      held.set(msg.id, { timer: setTimeout(expire, holdMs), since, release, entry })
     }
     peer.oncancel = function (msg: { request: number }) {
       const h = held.get(msg.request)
@@ -336,6 +349,8 @@ const NOISE_KEY_HEX = /^[0-9a-f]{64}$/i
 
 /** A trusted relay that asked for no block this long is not waited for (see relayActive). */
 export const RELAY_IDLE_MS = 3000
+/** The longest a request waits for an active trusted relay that will have its block. */
+export const RELAY_HOLD_MAX_MS = 10_000
 
 /** `relays` checked and lowercased (peer identities are lowercase hex). */
 function trustedRelays (relays: Iterable<string> | undefined): Set<string> {

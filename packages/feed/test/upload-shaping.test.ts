@@ -252,14 +252,14 @@ describe('origin upload shaping', () => {
   }, 60_000)
 
   /** A relay connected on the blob core that has asked the origin for seg0 (so it is active). */
-  async function askingRelay (t: TestContextLike, o: Awaited<ReturnType<typeof liveOrigin>>, opts: { freshMs?: number } = {}) {
+  async function askingRelay (t: TestContextLike, o: Awaited<ReturnType<typeof liveOrigin>>, opts: { freshMs?: number; holdMs?: number } = {}) {
     const blobs = o.writer.drive.blobs!.core
     const relay = await readerOf(t, o, 'client')
     const relayKey = hexKey(relay.swarm.keyPair.publicKey)
     await relay.reader.drive.getBlobs()
     await waitFor(() => blobs.peers.some((p) => hexKey(p.remotePublicKey) === relayKey), { timeoutMs: 20_000, message: 'relay on the blob core' })
     // freshMs 0: seg0 (written before shaping began) counts as fresh, so a viewer waits for the relay.
-    const shaper = shapeUploads(blobs, { peersPerBlock: 2, holdMs: 60_000, freshMs: opts.freshMs ?? 0, relays: [relayKey] })
+    const shaper = shapeUploads(blobs, { peersPerBlock: 2, holdMs: opts.holdMs ?? 60_000, freshMs: opts.freshMs ?? 0, relays: [relayKey] })
     t.onTestFinished(() => shaper.close())
     expect((await relay.reader.readFile('/seg0.ts', { timeoutMs: 20_000 })).byteLength).toBe(65_536)
     expect(shaper.stats().relayServed).toBeGreaterThan(0)
@@ -299,6 +299,25 @@ describe('origin upload shaping', () => {
     await relay.reader.close()
     await relay.swarm.destroy()
     expect((await read).byteLength).toBe(65_536)
+  }, 60_000)
+
+  it('a request waiting for an active relay that will have its block outlasts holdMs; released once the relay goes quiet', async (t) => {
+    const o = await liveOrigin(t, 65_536)
+    // The viewer is connected first, so its request follows the relay's within well under RELAY_IDLE_MS.
+    const viewer = await readerOf(t, o, 'client')
+    await viewer.reader.readFile('/seg0.ts', { timeoutMs: 20_000 })
+    const { shaper } = await askingRelay(t, o, { holdMs: 200 })
+    await o.writer.putSegment('seg1.ts', segmentBytes(1, 65_536))
+    await o.writer.putPlaylist(playlistOf([0, 1]))
+    const read = viewer.reader.readFile('/seg1.ts', { timeoutMs: 30_000 })
+    read.catch(() => {})
+    await waitFor(() => shaper.stats().held > 0, { timeoutMs: 20_000, intervalMs: 20, message: 'request held' })
+    // Several hold periods later it still waits: the relay asked less than RELAY_IDLE_MS ago.
+    await new Promise((resolve) => setTimeout(resolve, 700))
+    expect(shaper.stats().released).toBe(0)
+    // The relay never fetches seg1 and goes quiet: the request is answered.
+    expect((await read).byteLength).toBe(65_536)
+    expect(shaper.stats().released).toBe(1)
   }, 60_000)
 
   it('a relay that stopped asking (dead, its connection not yet timed out) is not waited for', async (t) => {
