@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { tmpDir } from '@arus/testkit'
 import { cli, cliJson, initPanel, panelEnv } from './helpers.js'
+import { adminApi } from './http-helpers.js'
 
 // The package commands with the panel stopped: the CLI holds the store and reconciles itself.
 describe('arus-panel package commands', () => {
@@ -23,5 +24,24 @@ describe('arus-panel package commands', () => {
     expect(await cliJson(env, ['remove-package', 'basic'])).toEqual({ deleted: 'basic' })
     expect((await cliJson(env, ['list'])).users[0].grants).toEqual([])
     expect((await cli(env, ['remove-package', 'basic'])).stderr).toContain('PANEL_NOT_FOUND')
+  })
+})
+
+// `list` and GET /api/users are one code path (spec 1 "What the service does" 7): the CLI
+// shows the provenance the registry holds, not every grant as manual.
+describe('arus-panel list', () => {
+  it('shows each user\'s packages and manual grants exactly as GET /api/users does', async (t) => {
+    const env = panelEnv(tmpDir(t, 'panel-cli-list-'))
+    const { panelKey } = await initPanel(env)
+    await cliJson(env, ['add-stream', 'tv.one'])
+    await cliJson(env, ['add-stream', 'news'])
+    await cliJson(env, ['add-package', 'basic', '--members', 'tv.*', '--default'])
+    await cliJson(env, ['create-user', 'ann'], 'pw\n')
+    await cliJson(env, ['grant', 'ann', 'news'])
+    const listed = await cliJson(env, ['list'])
+    expect(listed.users).toEqual([expect.objectContaining({ username: 'ann', packages: ['basic'], manualGrants: ['news'], grants: ['news', 'tv.one'] })])
+    expect((await cli(env, ['list'])).stdout).toContain('ann  active  packages: basic  grants: news,tv.one')
+    const a = await adminApi(t, { dataDir: env.DATA_DIR!, panelKey })
+    expect((await a.call('GET', '/api/users')).body.users).toEqual(listed.users)
   })
 })

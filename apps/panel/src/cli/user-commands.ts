@@ -2,7 +2,6 @@ import type { Command } from 'commander'
 import { PanelError } from '../errors.js'
 import { grant, revoke } from '../ops/grants.js'
 import { parseUsername } from '../ops/ids.js'
-import { allUsers } from '../ops/user-scan.js'
 import { keyScheduleStatus, resetLegacyUsers } from '../ops/key-schedule.js'
 import * as users from '../ops/users.js'
 import { listStreams } from '../ops/streams.js'
@@ -56,12 +55,8 @@ export function userCommands (program: Command, cli: DaemonCli): void {
     .action(async (u: string) => out(await withStore(io, (ctx) => users.logoutAll(ctx, u)), `all sessions of ${u} ended`))
   program.command('list').description('users and streams')
     .action(async () => {
-      const result = await withStore(io, async (ctx) => {
-        const all = []
-        for await (const { username, record } of allUsers(ctx)) all.push(users.summarizeUser(username, record))
-        return { users: all, streams: await listStreams(ctx) }
-      })
-      const lines = ['users:', ...result.users.map((u) => `  ${u.username}  ${u.status}  grants: ${u.grants.join(',') || '-'}`),
+      const result = await withStore(io, async (ctx) => ({ users: await users.listAllUsers(ctx), streams: await listStreams(ctx) }))
+      const lines = ['users:', ...result.users.map((u) => `  ${u.username}  ${u.status}  packages: ${u.packages.join(',') || '-'}  grants: ${u.grants.join(',') || '-'}`),
         'streams:', ...result.streams.map((s) => `  ${s.id}  ${s.type}  ${s.status}  ${s.redirect ? `redirect ${s.url}` : `feed ${s.feedKey ?? '-'}`}  "${s.title}"`)]
       out(result, lines.join('\n'))
     })

@@ -10,20 +10,27 @@ import { defaultPackages } from './packages.js'
 
 /** Admin operations on viewer accounts (spec 1 "Users" routes and Admin CLI). Shared by CLI and HTTP. */
 
-export type UserSummary = Omit<UserRecord, 'salt' | 'verifier' | 'encPriv' | 'wrapped' | 'authPub' | 'keyVersion'> & {
-  username: string
-  /** The login key schedule (docs/architecture.md "Login"): 1 until the account re-keys or gets a new password. */
-  keyVersion: number
-  grants: string[]
-  /** Provenance (spec 1 "User record"): the packages held and the grants given by hand. */
-  packages: string[]
-  manualGrants: string[]
-}
+/**
+ * What every door shows of a user (the HTTP reply schema {@link UserView}): no secrets, no
+ * record internals, and the provenance (spec 1 "User record": packages and manualGrants).
+ */
+export type UserSummary = z.infer<typeof UserView>
 
-export function summarizeUser (username: string, u: UserRecord, entitlements: Record<string, Entitlement> = {}): UserSummary {
-  const { salt: _s, verifier: _v, encPriv: _e, wrapped, authPub: _a, keyVersion, ...rest } = u
+/** `entitlements` is the whole provenance registry: without it every grant would look manual and no package held. */
+export function summarizeUser (username: string, u: UserRecord, entitlements: Record<string, Entitlement>): UserSummary {
   const ent = entitlementOf(entitlements, username, u)
-  return { username, ...rest, keyVersion: keyVersion ?? 1, grants: Object.keys(wrapped).sort(), packages: ent.packages, manualGrants: ent.manual.filter((id) => Object.hasOwn(wrapped, id)) }
+  return {
+    username,
+    status: u.status,
+    tokenVersion: u.tokenVersion,
+    maxDevices: u.maxDevices,
+    devices: u.devices,
+    grants: Object.keys(u.wrapped).sort(),
+    manualGrants: ent.manual.filter((id) => Object.hasOwn(u.wrapped, id)),
+    packages: ent.packages,
+    pub: u.pub,
+    keyVersion: u.keyVersion ?? 1
+  }
 }
 
 /** {@link summarizeUser} with the user's provenance read from the registry. */
@@ -67,6 +74,22 @@ export async function listUsers (ctx: PanelCore, q: { prefix?: string; after?: s
   const page = await ctx.catalog.listUsers(q)
   const entitlements = await ctx.registries.entitlements.all()
   return { users: page.users.map(({ username, record }) => summarizeUser(username, record, entitlements)), next: page.next }
+}
+
+/**
+ * Every user, through the pages of {@link listUsers} (the CLI's `list`): the same summaries as
+ * GET /api/users, so the two doors cannot differ (spec 1 "What the service does" 7).
+ */
+export async function listAllUsers (ctx: PanelCore): Promise<UserSummary[]> {
+  const all: UserSummary[] = []
+  let after: string | undefined
+  for (let pages = 0; pages < 1_000_000; pages++) {
+    const page = await listUsers(ctx, { after, limit: 1000 })
+    all.push(...page.users)
+    if (page.next === null) break
+    after = page.next
+  }
+  return all
 }
 
 /** Deletes a user after an automatic config snapshot (its record, devices and grants go). */
