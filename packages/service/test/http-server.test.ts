@@ -111,6 +111,33 @@ describe('route helper', () => {
     expect([broken.statusCode, broken.json().error.code]).toEqual([500, 'SERVICE_INTERNAL'])
   })
 
+  it('takes an empty body sent with content-type application/json as no body (POST and DELETE), and still refuses a bad one', async (t) => {
+    const s = await testServer(t)
+    const seen: unknown[] = []
+    route(s.app, { method: 'POST', url: '/api/things/:id/start', auth: false, summary: 'no body', params: Params }, async ({ body }) => { seen.push(body) })
+    route(s.app, { method: 'DELETE', url: '/api/things/:id', auth: false, summary: 'no body', params: Params, response: z.object({ deleted: z.string() }) }, async ({ params, body }) => { seen.push(body); return { deleted: params.id } })
+    route(s.app, { method: 'POST', url: '/api/things/:id/opt', auth: false, summary: 'optional body', params: Params, body: Body.optional() }, async ({ body }) => { seen.push(body) })
+    route(s.app, { method: 'POST', url: '/api/things', auth: false, summary: 'required body', body: Body }, async () => undefined)
+    const json = { 'content-type': 'application/json' }
+    const post = await s.app.inject({ method: 'POST', url: '/api/things/abc/start', headers: json })
+    expect([post.statusCode, post.body]).toEqual([204, ''])
+    const del = await s.app.inject({ method: 'DELETE', url: '/api/things/abc', headers: { ...json, 'content-length': '0' } })
+    expect([del.statusCode, del.json()]).toEqual([200, { deleted: 'abc' }])
+    const opt = await s.app.inject({ method: 'POST', url: '/api/things/abc/opt', headers: { 'content-type': 'application/json; charset=utf-8' }, payload: '' })
+    expect(opt.statusCode).toBe(204)
+    expect(seen).toEqual([undefined, undefined, undefined])
+    // A route that needs a body names it; whitespace or broken JSON is still not JSON.
+    const required = await s.app.inject({ method: 'POST', url: '/api/things', headers: json })
+    expect([required.statusCode, required.json().error.code]).toEqual([400, 'SERVICE_VALIDATION_FAILED'])
+    expect(required.json().error.message).toContain('body')
+    for (const payload of [' ', '{"name":']) {
+      const bad = await s.app.inject({ method: 'POST', url: '/api/things/abc/opt', headers: json, payload })
+      expect([bad.statusCode, bad.json().error]).toEqual([400, { code: 'SERVICE_VALIDATION_FAILED', message: 'request body is not valid JSON' }])
+    }
+    const poisoned = await s.app.inject({ method: 'POST', url: '/api/things/abc/opt', headers: json, payload: '{"__proto__":{"x":1},"name":"ok"}' })
+    expect(poisoned.statusCode).toBe(400)
+  })
+
   it('takes raw bodies of the declared media types up to their limit', async (t) => {
     const s = await testServer(t)
     route(s.app, { method: 'POST', url: '/api/blob', auth: false, summary: 'upload', rawBody: { contentTypes: ['image/*'], maxBytes: 16 } },

@@ -19,7 +19,6 @@ export function toArusError (err: unknown, mapError?: ErrorMapper): ArusError {
     case 'FST_ERR_CTP_BODY_TOO_LARGE': return ServiceError.payloadTooLarge()
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return ServiceError.unsupportedMediaType('unsupported content type')
     case 'FST_ERR_CTP_INVALID_JSON_BODY': return ServiceError.validationFailed('request body is not valid JSON', ['body'])
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY': return ServiceError.validationFailed('request body must not be empty with content-type application/json', ['body'])
   }
   if (err instanceof SyntaxError) return ServiceError.validationFailed('request body is not valid JSON', ['body'])
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {

@@ -111,6 +111,7 @@ export function buildControlServer (deps: ControlServerDeps): FastifyInstance {
     frameworkErrors: (err, req, reply) => { sendError(err, req, reply, deps.mapError) }
   }) as unknown as FastifyInstance
   installErrorHandling(app, deps.mapError)
+  acceptEmptyJsonBody(app)
   const beforeAuth = deps.beforeAuth
   if (beforeAuth !== undefined) app.addHook('onRequest', async (req) => { await beforeAuth(req) })
   app.addHook('onSend', async (_req, reply, payload) => {
@@ -173,6 +174,23 @@ export function buildControlServer (deps: ControlServerDeps): FastifyInstance {
 
   if (deps.dashboard !== undefined) mountDashboard(app, deps.dashboard)
   return app
+}
+
+/**
+ * A body-less POST or DELETE sent with `content-type: application/json` (what many HTTP
+ * clients and scripts send) carries no body: the route's body schema then decides, as for a
+ * request without the header. Any other body goes through Fastify's own JSON parser (with its
+ * prototype-poisoning refusals).
+ */
+function acceptEmptyJsonBody (app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (body.length === 0) {
+      done(null, undefined)
+      return
+    }
+    parseJson(req, typeof body === 'string' ? body : body.toString('utf8'), done)
+  })
 }
 
 /** Where a control server listens. */

@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { cleanupAll, createHttpClient, createTestnet, startLibrary, type LibraryHandle } from '@arus/testkit'
+
+// Issue 44 item 8 against the built library process over real HTTP: a body-less POST or DELETE
+// sent with `content-type: application/json` (what many HTTP clients and scripts send) is a
+// request without a body — the kit's JSON parser, shared by every daemon — not a 400.
+
+const ctx = { onTestFinished: () => {} }
+let library: LibraryHandle
+let token: string
+
+beforeAll(async () => {
+  const testnet = await createTestnet(ctx)
+  library = await startLibrary(ctx, { bootstrap: testnet.bootstrapString })
+  token = await createHttpClient(library.controlUrl!).login(library.operator.name, library.operator.password)
+  await library.api('POST', '/api/titles', { id: 'known', input: '/nonexistent/known.mp4' })
+  await library.waitTitle('known', { state: 'error', timeoutMs: 20_000 })
+}, 60_000)
+
+afterAll(async () => { await cleanupAll() }, 30_000)
+
+const bodyless = (method: string, path: string) => fetch(library.controlUrl! + path, {
+  method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+})
+
+it('takes a body-less POST and DELETE with content-type application/json as requests without a body', async () => {
+  const ingest = await bodyless('POST', '/api/titles/known/ingest')
+  expect(ingest.status).toBe(200)
+  expect(await ingest.json()).toMatchObject({ id: 'known' })
+  await library.waitTitle('known', { state: 'error', timeoutMs: 20_000 })
+  // A route that needs a body still says so, naming it.
+  const add = await bodyless('POST', '/api/titles')
+  expect(add.status).toBe(400)
+  expect(await add.json()).toMatchObject({ error: { code: 'SERVICE_VALIDATION_FAILED', message: expect.stringContaining('body') } })
+  const del = await bodyless('DELETE', '/api/titles/known')
+  expect([del.status, await del.json()]).toEqual([200, { deleted: 'known' }])
+  expect((await library.call('GET', '/api/titles/known')).status).toBe(404)
+}, 40_000)
