@@ -61,6 +61,21 @@ describe('admin API: users', () => {
     expect((await a.call('DELETE', `/api/users/ann/devices/${tv}`)).status).toBe(404)
   })
 
+  it('logout-all bumps tokenVersion and keeps the enrolled devices (dropping one is DELETE …/devices/:deviceId)', async (t) => {
+    const a = await adminApi(t)
+    await a.call('POST', '/api/users', { username: 'ann', password: 'pw' })
+    const tv = await enroll(a, 'ann', 'tv')
+    const phone = await enroll(a, 'ann', 'phone')
+    const out = await a.call('POST', '/api/users/ann/logout-all')
+    expect(out.status).toBe(200)
+    expect(out.body.tokenVersion).toBe(1)
+    // Still enrolled, under the old version: each fails its next online check.
+    expect(out.body.devices.map((d: any) => [d.deviceId, d.tokenVersion])).toEqual([[tv, 0], [phone, 0]])
+    expect((await a.call('GET', '/api/users/ann/devices')).body.devices.map((d: any) => d.deviceId)).toEqual([tv, phone])
+    expect((await a.call('DELETE', `/api/users/ann/devices/${tv}`)).body).toEqual({ deleted: tv })
+    expect((await a.call('GET', '/api/users/ann')).body).toMatchObject({ tokenVersion: 1, devices: [expect.objectContaining({ deviceId: phone })] })
+  })
+
   it('rotates a password (re-sealing grants), sets status, logs out everywhere and sets max-devices', async (t) => {
     const a = await adminApi(t)
     await a.call('POST', '/api/users', { username: 'ann', password: 'pw' })
@@ -78,8 +93,7 @@ describe('admin API: users', () => {
     expect((await a.call('POST', '/api/users/ann/status', { status: 'active' })).body).toMatchObject({ status: 'active', tokenVersion: 2 })
     expect((await a.call('POST', '/api/users/ann/status', { status: 'paused' })).status).toBe(400)
 
-    await enroll(a, 'ann', 'tv')
-    expect((await a.call('POST', '/api/users/ann/logout-all')).body).toMatchObject({ tokenVersion: 3, devices: [] })
+    expect((await a.call('POST', '/api/users/ann/logout-all')).body).toMatchObject({ tokenVersion: 3 })
 
     expect((await a.call('POST', '/api/users/ann/max-devices', { maxDevices: 2 })).body).toMatchObject({ maxDevices: 2, tokenVersion: 4 })
     expect((await a.call('POST', '/api/users/ann/max-devices', { maxDevices: 0 })).status).toBe(400)

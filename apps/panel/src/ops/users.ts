@@ -137,8 +137,13 @@ export async function setMaxDevices (ctx: PanelCore, username: string, maxDevice
   return out
 }
 
+/**
+ * Ends every session: bumps tokenVersion (spec 1 "States and transitions"), so each device
+ * fails its next online check. The enrollments stay — dropping one is its own operation,
+ * {@link logoutDevice}; a device that logs in again is re-enrolled in its slot.
+ */
 export async function logoutAll (ctx: PanelCore, username: string): Promise<UserSummary> {
-  const out = await summary(ctx, username, await modify(ctx, username, (u) => ({ ...u, tokenVersion: u.tokenVersion + 1, devices: [] })))
+  const out = await summary(ctx, username, await modify(ctx, username, (u) => ({ ...u, tokenVersion: u.tokenVersion + 1 })))
   ctx.activity.record({ event: 'user.logout-all', username }, 'all sessions of a user ended')
   return out
 }
