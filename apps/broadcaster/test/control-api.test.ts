@@ -168,6 +168,18 @@ describe('control API', () => {
     expect(identity).toMatchObject({ namespace: '', generation: 0, feedKey: env1.feedKey })
   })
 
+  it('caps ?lines of the channel logs at 400 instead of refusing a larger count', async () => {
+    const all = await api('GET', '/api/channels/env1/logs?lines=400')
+    expect(all.statusCode).toBe(200)
+    for (const n of ['401', '100000']) {
+      const r = await api('GET', `/api/channels/env1/logs?lines=${n}`)
+      expect(r.statusCode).toBe(200)
+      expect(r.json()).toMatchObject({ running: true, lines: expect.any(Array) })
+      expect(r.json().lines.length).toBeLessThanOrEqual(400)
+    }
+    for (const bad of ['0', '-3', 'x']) expect((await api('GET', `/api/channels/env1/logs?lines=${bad}`)).statusCode).toBe(400)
+  })
+
   it('reports status and capabilities', async () => {
     expect((await api('GET', '/api/status')).json()).toMatchObject({ running: 1, total: 3, panel: { configured: false, connected: false }, resume: { resumed: 1 } })
     const caps = (await api('GET', '/api/capabilities')).json()

@@ -6,17 +6,20 @@ import { CryptoError } from './errors.js'
 
 // Problem-report pseudonym (spec 1, "Problem report", pseudonym rule):
 //   reporter = first 16 hex chars of HMAC-SHA256(key = salt, utf8(userId ‖ SEP ‖ deviceId))
-// SEP is U+001F INFORMATION SEPARATOR ONE ("unit separator"). Neither id may contain it, so
-// the pair is encoded unambiguously.
+// SEP is NUL (U+0000): the separator every stored report's `reporter` was made with
+// (docs/panel.md "Problem reports"), so it must never change — a new separator would
+// re-pseudonymize every viewer, which the spec allows only as a deliberate salt rotation.
+// Neither id may contain it (a username cannot, a device id is hex), so the pair is
+// encoded unambiguously. This is the only implementation; @arus/reports re-exports it.
 
-/** The separator between userId and deviceId: U+001F (unit separator). */
-export const PSEUDONYM_SEPARATOR = '\u001f'
+/** The separator between userId and deviceId: U+0000 (NUL). */
+export const PSEUDONYM_SEPARATOR = '\u0000'
 /** Length of the panel-held pseudonym salt. */
 export const PSEUDONYM_SALT_BYTES = 32
 
 function checkId (name: string, value: unknown): asserts value is string {
   assertNonEmptyString(name, value)
-  if (value.includes(PSEUDONYM_SEPARATOR)) throw CryptoError.badInput(name, 'must not contain U+001F')
+  if (value.includes(PSEUDONYM_SEPARATOR)) throw CryptoError.badInput(name, 'must not contain NUL')
 }
 
 /** The 16-hex-character reporter pseudonym of (userId, deviceId) under the panel's 32-byte salt. */

@@ -25,7 +25,8 @@ export {
   ALERT_FLUSH_MS, MAX_STORED_REPORTS, MAX_TRACKED_REPORTERS, NOTE_MAX, NOTIFY_ATTEMPTS, NOTIFY_QUEUE_MAX,
   NOTIFY_RESPONSE_CAP_BYTES, NOTIFY_TIMEOUT_MS
 } from './constants.js'
-export { pseudonym } from './pseudonym.js'
+/** The reporter pseudonym: @arus/crypto's `reportPseudonym` (the one implementation), under this package's name. */
+export { reportPseudonym as pseudonym } from '@arus/crypto'
 export { reportRoutes } from './routes.js'
 export { reportCommands } from './commands.js'
 export type { ReportCommandsInit } from './commands.js'

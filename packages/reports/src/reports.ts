@@ -9,7 +9,7 @@ import { createLane } from './lane.js'
 import { createGlobalBucket, createReporterThrottle } from './limits.js'
 import { alertNotification, testNotification } from './message.js'
 import { createNotifier } from './notifier.js'
-import { pseudonym } from './pseudonym.js'
+import { reportPseudonym } from '@arus/crypto'
 import { changeStatus, newReportId, ReportStore, type StatusChange } from './report-store.js'
 import {
   ListAlertsQuery, ListReportsQuery, type Alert, type Report, type ReportsSummary, type TestNotifyReply
@@ -133,7 +133,7 @@ export class ReportsService {
     const book = this.book
     if (!book) throw ReportsError.disabled()
     const now = this.now()
-    const reporter = pseudonym(this.init.salt, who.userId, who.deviceId)
+    const reporter = reportPseudonym(this.init.salt, who.userId, who.deviceId)
     const retryAfter = this.throttle.hit(reporter, now)
     if (retryAfter > 0) { book.counters.throttled++; this.count.throttled(); book.touch(); return { result: { locked: true, retryAfter } } }
     const key: AlertKey = input.category === 'login' ? { kind: 'login' } : { kind: 'channel', channel: input.channel }

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { MAX_STORED_REPORTS, pseudonym } from '@arus/reports'
+import { reportPseudonym } from '@arus/crypto'
 import { tmpDir } from '@arus/testkit'
 import { input, receiver, reportsFor, who } from './helpers.js'
 
@@ -16,6 +17,17 @@ describe('pseudonym', () => {
     expect(pseudonym(new Uint8Array(32).fill(2), 'alice', 'aa'.repeat(32))).not.toBe(p)
     // The separator keeps (al, ice…) and (alice, …) apart.
     expect(pseudonym(salt, 'al', 'ice')).not.toBe(pseudonym(salt, 'ali', 'ce'))
+  })
+
+  it('is @arus/crypto reportPseudonym, the one implementation: a stored reporter is what it computes', async (t) => {
+    expect(pseudonym).toBe(reportPseudonym)
+    // Known answer (salt 32 × 0x01, alice, 32 × 0xaa): what stored reports carry.
+    expect(pseudonym(new Uint8Array(32).fill(1), 'alice', 'aa'.repeat(32))).toBe('dc38fc2d6f12fe3a')
+    const { reports, dir } = await reportsFor(t)
+    const w = who(1)
+    expect(await reports.ingest(input('news'), w)).toEqual({ ok: true })
+    const stored = JSON.parse(await readFile(join(dir, 'reports.json'), 'utf8'))
+    expect(stored.reports.map((r: { reporter: string }) => r.reporter)).toEqual([reportPseudonym(new Uint8Array(32).fill(7), w.userId, w.deviceId)])
   })
 })
 

@@ -15,7 +15,11 @@ import { LOG_RING_LINES } from '../pipeline/log-ring.js'
  */
 
 const IdParams = z.strictObject({ id: ChannelId })
-const LogsQuery = z.strictObject({ lines: z.coerce.number().int().min(1).max(LOG_RING_LINES).default(LOG_RING_LINES) })
+// More lines than the ring holds is capped, not refused: a client asking for "all of them" gets the ring.
+const LogsQuery = z.strictObject({
+  lines: z.coerce.number().int().min(1).default(LOG_RING_LINES).transform((n) => Math.min(n, LOG_RING_LINES))
+    .describe(`Lines to return (default and cap ${LOG_RING_LINES}; more is capped)`)
+})
 
 export function channelRoutes (app: FastifyInstance, manager: ChannelManager, snapshots: Pick<ConfigSnapshots, 'beforeDestructive'>): void {
   const tag = 'channels'
@@ -40,6 +44,6 @@ export function channelRoutes (app: FastifyInstance, manager: ChannelManager, sn
     async ({ params }) => manager.stop(params.id))
   route(app, { method: 'POST', url: '/api/channels/:id/rotate', auth: true, tag, summary: 'Mint a fresh feed generation while ffmpeg keeps running (disk buffer only)', params: IdParams, response: ChannelViewReply },
     async ({ params }) => manager.rotate(params.id))
-  route(app, { method: 'GET', url: '/api/channels/:id/logs', auth: true, tag, summary: `Recent log lines (at most ${LOG_RING_LINES})`, params: IdParams, query: LogsQuery, response: ChannelLogsReply },
+  route(app, { method: 'GET', url: '/api/channels/:id/logs', auth: true, tag, summary: `Recent log lines (at most ${LOG_RING_LINES}; a larger ?lines is capped)`, params: IdParams, query: LogsQuery, response: ChannelLogsReply },
     async ({ params, query }) => manager.logs(params.id, query.lines))
 }

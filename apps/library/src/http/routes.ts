@@ -1,11 +1,15 @@
 import { z } from 'zod'
 import { DeletedReply, route, type FastifyInstance } from '@arus/service'
-import type { Library } from '../titles/library.js'
+import { TITLE_LOG_LINES, type Library } from '../titles/library.js'
 import { AddTitleInput, IngestProgress, IngestTitleInput, PatchTitleInput, TitleId, TitleState, TitleView } from '../titles/model.js'
 import { StatusReply, type StatusSource } from '../status.js'
 
 const IdParams = z.strictObject({ id: TitleId })
-const LogsQuery = z.strictObject({ lines: z.coerce.number().int().min(1).max(400).default(100) })
+// More lines than the ring holds is capped, not refused: a client asking for "all of them" gets the ring.
+const LogsQuery = z.strictObject({
+  lines: z.coerce.number().int().min(1).default(100).transform((n) => Math.min(n, TITLE_LOG_LINES))
+    .describe(`Lines to return (default 100, cap ${TITLE_LOG_LINES}; more is capped)`)
+})
 const LogsReply = z.object({ lines: z.array(z.string()), state: TitleState, ingest: IngestProgress.nullable() })
 
 /** The library's control API (spec 2 "Library" endpoint table). All need a control token. */
@@ -25,6 +29,6 @@ export function titleRoutes (app: FastifyInstance, library: Library, status: Sta
     async ({ params, body }) => library.reingest(params.id, body?.input))
   route(app, { method: 'DELETE', url: '/api/titles/:id', auth: true, tag, summary: 'Delete a title (refused mid-ingest): stops seeding, purges its feed and key, registers status unavailable', params: IdParams, response: DeletedReply },
     async ({ params }) => library.remove(params.id))
-  route(app, { method: 'GET', url: '/api/titles/:id/logs', auth: true, tag, summary: 'The title\'s last log lines (pipeline and ffmpeg), state and ingest progress', params: IdParams, query: LogsQuery, response: LogsReply },
+  route(app, { method: 'GET', url: '/api/titles/:id/logs', auth: true, tag, summary: `The title's last log lines (pipeline and ffmpeg; at most ${TITLE_LOG_LINES}, a larger ?lines is capped), state and ingest progress`, params: IdParams, query: LogsQuery, response: LogsReply },
     async ({ params, query }) => library.logs(params.id, query.lines))
 }

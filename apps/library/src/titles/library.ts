@@ -17,7 +17,8 @@ import type { TitleStore } from './store.js'
 
 /** A replaced generation keeps seeding this long, so a viewer mid-film is not cut off; then its cores go. */
 export const RETIRED_GRACE_MS = 30 * 60_000
-const LOG_LINES = 400
+/** Lines kept per title (GET /api/titles/:id/logs answers at most these; a larger ?lines is capped). */
+export const TITLE_LOG_LINES = 400
 
 export interface LibraryComponents {
   store: Corestore
@@ -214,7 +215,7 @@ export class Library {
   private note (id: string, line: string): void {
     const ring = this.rings.get(id) ?? []
     ring.push(`${new Date(this.now()).toISOString()} ${line}`)
-    if (ring.length > LOG_LINES) ring.splice(0, ring.length - LOG_LINES)
+    if (ring.length > TITLE_LOG_LINES) ring.splice(0, ring.length - TITLE_LOG_LINES)
     this.rings.set(id, ring)
   }
 

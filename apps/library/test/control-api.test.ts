@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { cleanupAll, createHttpClient, createTestnet, startLibrary, type LibraryHandle } from '@arus/testkit'
 
-// Issue 44 item 8 against the built library process over real HTTP: a body-less POST or DELETE
-// sent with `content-type: application/json` (what many HTTP clients and scripts send) is a
-// request without a body — the kit's JSON parser, shared by every daemon — not a 400.
+// The control API of the built library process over real HTTP (issue 44): the log query caps
+// `?lines` instead of refusing it (item 6), and a body-less POST or DELETE sent with
+// `content-type: application/json` (what many HTTP clients and scripts send) is a request
+// without a body — the kit's JSON parser, shared by every daemon — not a 400 (item 8).
 
 const ctx = { onTestFinished: () => {} }
 let library: LibraryHandle
@@ -21,6 +22,19 @@ afterAll(async () => { await cleanupAll() }, 30_000)
 
 const bodyless = (method: string, path: string) => fetch(library.controlUrl! + path, {
   method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+})
+
+it('caps ?lines of the title logs at 400 instead of refusing a larger count', async () => {
+  const all = await library.call('GET', '/api/titles/known/logs?lines=400')
+  expect(all.status).toBe(200)
+  expect(all.body.lines.length).toBeGreaterThan(0)
+  for (const n of ['401', '5000']) {
+    const r = await library.call('GET', `/api/titles/known/logs?lines=${n}`)
+    expect([r.status, r.body]).toEqual([200, all.body])
+  }
+  const one = await library.call('GET', '/api/titles/known/logs?lines=1')
+  expect(one.body.lines).toEqual(all.body.lines.slice(-1))
+  for (const bad of ['0', '-1', 'x']) expect((await library.call('GET', `/api/titles/known/logs?lines=${bad}`)).status).toBe(400)
 })
 
 it('takes a body-less POST and DELETE with content-type application/json as requests without a body', async () => {
