@@ -14,7 +14,8 @@ export const PANEL_ERROR_CODES = {
   PANEL_ESCROW_WRONG_PASSWORD: { status: 403, meaning: 'POST /api/identity/escrow: the password is not the calling admin\'s (the attempt counts)' },
   PANEL_ESCROW_THROTTLED: { status: 429, meaning: 'POST /api/identity/escrow: 3 attempts in the last hour, panel-wide; the body carries retryAfter (seconds, also a Retry-After header)' },
   PANEL_SOURCE_SYNC: { status: 502, meaning: 'a remote source could not be synced (pull failed, oversize, too many entries, unreadable feed, or any other failure during the sync); the last good state stays, the source shows the error as lastError and is retried with backoff' },
-  PANEL_RESTORE_TARGET: { status: 400, meaning: 'the --restore-to directory must be empty or absent' }
+  PANEL_RESTORE_TARGET: { status: 400, meaning: 'the --restore-to directory must be empty or absent' },
+  PANEL_EPG_INCOMPLETE: { status: 400, meaning: 'a stream edit gave one half of the EPG pair (epgUrl, epgId) for a record that lacks the other; the message names the missing half (give both, or an empty value to clear the pair)' }
 } as const satisfies ErrorTable
 
 export type PanelErrorCode = keyof typeof PANEL_ERROR_CODES
@@ -29,6 +30,11 @@ export class PanelError extends ArusError {
   static notFound (what: string): PanelError { return new PanelError('PANEL_NOT_FOUND', `${what} not found`) }
   static exists (what: string): PanelError { return new PanelError('PANEL_EXISTS', `${what} already exists`) }
   static invalid (message: string): PanelError { return new PanelError('PANEL_INVALID_INPUT', message) }
+  /** `missing` is the half of the EPG pair neither the edit nor the record holds; it is also `details.missing`. */
+  static epgIncomplete (missing: 'epgUrl' | 'epgId'): PanelError {
+    const given = missing === 'epgUrl' ? 'epgId' : 'epgUrl'
+    return new PanelError('PANEL_EPG_INCOMPLETE', `${missing} is missing: the stream has no ${missing}, so ${given} alone cannot be set (give both, or an empty value to clear the pair)`, { details: { missing } })
+  }
   /** `retryAfter` (whole seconds) goes to `details.retryAfter`: the HTTP layer adds it to the body and a Retry-After header. */
   static escrowThrottled (retryAfter: number): PanelError {
     return new PanelError('PANEL_ESCROW_THROTTLED', `too many escrow attempts; retry after ${retryAfter} s`, { details: { retryAfter } })

@@ -36,6 +36,26 @@ describe('admin API: streams', () => {
     expect([dup.status, dup.body.error.code]).toEqual([409, 'PANEL_EXISTS'])
   })
 
+  it('PATCH with one half of the EPG pair on a record without the other answers 400 PANEL_EPG_INCOMPLETE naming it', async (t) => {
+    const a = await adminApi(t)
+    await a.call('POST', '/api/streams', { id: 'news' })
+    const urlOnly = await a.call('PATCH', '/api/streams/news', { epgUrl: 'https://epg.example/guide.xml' })
+    expect([urlOnly.status, urlOnly.body.error.code]).toEqual([400, 'PANEL_EPG_INCOMPLETE'])
+    expect(urlOnly.body.error.message).toMatch(/^epgId is missing/)
+    const idOnly = await a.call('PATCH', '/api/streams/news', { epgId: 'news.1', title: 'News' })
+    expect([idOnly.status, idOnly.body.error.code]).toEqual([400, 'PANEL_EPG_INCOMPLETE'])
+    expect(idOnly.body.error.message).toMatch(/^epgUrl is missing/)
+    // Nothing was written by the refused edits.
+    expect((await a.call('GET', '/api/streams')).body.streams.find((s: { id: string }) => s.id === 'news').title).toBe('news')
+    // Both halves set the pair; then one half alone edits it; an empty value clears both.
+    expect((await a.call('PATCH', '/api/streams/news', { epgUrl: 'https://epg.example/guide.xml', epgId: 'news.1' })).body)
+      .toMatchObject({ epgUrl: 'https://epg.example/guide.xml', epgId: 'news.1' })
+    expect((await a.call('PATCH', '/api/streams/news', { epgId: 'news.2' })).body).toMatchObject({ epgUrl: 'https://epg.example/guide.xml', epgId: 'news.2' })
+    expect((await a.call('PATCH', '/api/streams/news', { epgUrl: 'https://epg.example/other.xml' })).body).toMatchObject({ epgUrl: 'https://epg.example/other.xml', epgId: 'news.2' })
+    const cleared = (await a.call('PATCH', '/api/streams/news', { epgId: '' })).body
+    expect([cleared.epgUrl, cleared.epgId]).toEqual([undefined, undefined])
+  })
+
   it('PATCH edits every field the spec lists, with the redirect and isLive defaults of rules 3-4', async (t) => {
     const a = await adminApi(t)
     await a.call('POST', '/api/streams', { id: 'news', feedKey: FEED })

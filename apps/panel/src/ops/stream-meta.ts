@@ -56,9 +56,18 @@ export function applyMeta (record: StreamRecord, patch: StreamMetaPatch): Stream
     if (patch[f] !== undefined) next[f] = patch[f]
   }
   if (patch.epgUrl !== undefined || patch.epgId !== undefined) {
-    const url = patch.epgUrl ?? (record.epgUrl ?? '')
-    const epgId = patch.epgId ?? (record.epgId ?? '')
-    if (url === '' || epgId === '' || patch.epgUrl === '' || patch.epgId === '') { delete next.epgUrl; delete next.epgId } else { next.epgUrl = url; next.epgId = epgId }
+    if (patch.epgUrl === '' || patch.epgId === '') {
+      delete next.epgUrl
+      delete next.epgId
+    } else {
+      // A pair: one half given for a record without the other is refused, never a silent clear.
+      const url = patch.epgUrl ?? record.epgUrl
+      const epgId = patch.epgId ?? record.epgId
+      if (url === undefined || url === '') throw PanelError.epgIncomplete('epgUrl')
+      if (epgId === undefined || epgId === '') throw PanelError.epgIncomplete('epgId')
+      next.epgUrl = url
+      next.epgId = epgId
+    }
   }
   if (patch.feedKey !== undefined) {
     if (patch.feedKey !== null && (patch.url || (record.redirect && patch.url !== ''))) throw PanelError.invalid('a feedKey cannot be combined with a redirect url')
@@ -115,8 +124,8 @@ export const PatchStreamBody = z.strictObject({
   order: Order.optional(),
   featured: z.boolean().optional(),
   url: UrlOrEmpty.optional().describe("https sets redirect (isLive true, status 'live' unless given); '' clears it (idle)"),
-  epgUrl: UrlOrEmpty.optional().describe("https schedule feed; '' clears the EPG pair"),
-  epgId: z.string().max(128).optional().describe("The channel id inside that feed; '' clears the EPG pair"),
+  epgUrl: UrlOrEmpty.optional().describe("https schedule feed; '' clears the EPG pair; alone only when the record has an epgId (else 400 PANEL_EPG_INCOMPLETE)"),
+  epgId: z.string().max(128).optional().describe("The channel id inside that feed; '' clears the EPG pair; alone only when the record has an epgUrl (else 400 PANEL_EPG_INCOMPLETE)"),
   poster: ArtRef.optional(),
   backdrop: ArtRef.optional(),
   logo: ArtRef.optional(),
