@@ -39,8 +39,9 @@ export interface Worklet {
   kill(): void
 }
 
-export function startWorklet (t: TestContextLike, bundle: string, dataDir: string): Worklet {
-  const proc = spawn(BARE, [bundle, '--data', dataDir], { stdio: ['pipe', 'pipe', 'pipe'] })
+/** `args`: more worklet arguments (`--ca <file>`). */
+export function startWorklet (t: TestContextLike, bundle: string, dataDir: string, args: string[] = []): Worklet {
+  const proc = spawn(BARE, [bundle, '--data', dataDir, ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
   const messages: Msg[] = []
   const transcript: Step[] = []
   let raw = ''

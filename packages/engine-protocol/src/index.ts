@@ -1,4 +1,8 @@
 import { z } from 'zod'
+import { SERVICE_MESSAGE_TYPES, ServiceCommands, ServiceMessageSchemas, type ServiceMessage } from './services.js'
+
+export { REPORT_CATEGORIES, REPORT_STATUSES } from './services.js'
+export type { EpgEntry, ReportCategory, ReportStatus, ServiceMessage, VodProvider } from './services.js'
 
 // Kept free of the engine: hosts (the React Native binding) import this package alone.
 const HexKey = z.string().regex(/^[0-9a-fA-F]{64}$/, 'expected 64 hex characters (32 bytes)')
@@ -22,8 +26,12 @@ export interface StreamItem {
  * Native binding, the native Android SDK, a test) and the viewer engine running in a worklet.
  * One UTF-8 JSON object per line, `\n`-terminated, both ways. Commands carry `cmd`, messages
  * carry `type`. Bump the version on any change a host must know about.
+ *
+ * 2: the commands report, epg, vodProvider, setUploadPolicy, prewarm, sessionLive and their
+ * messages, and the 'upload-policy' and 'recovered' events (./services.ts). An engine takes a
+ * `start` of any version up to its own, so a version-1 host keeps working unchanged.
  */
-export const ENGINE_PROTOCOL_VERSION = 1
+export const ENGINE_PROTOCOL_VERSION = 2
 
 /** Longest line either side accepts (bytes, newline excluded); a longer one is dropped. */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024
@@ -64,7 +72,8 @@ export const EngineCommand = z.discriminatedUnion('cmd', [
   z.strictObject({ cmd: z.literal('saveCredentials'), id: Id, username: Name, password: Secret }),
   z.strictObject({ cmd: z.literal('clearCredentials'), id: Id }),
   z.strictObject({ cmd: z.literal('toggleFavorite'), id: Id, streamId: StreamId }),
-  z.strictObject({ cmd: z.literal('stop'), id: Id })
+  z.strictObject({ cmd: z.literal('stop'), id: Id }),
+  ...ServiceCommands
 ])
 export type EngineCommand = z.infer<typeof EngineCommand>
 export type EngineCommandName = EngineCommand['cmd']
@@ -88,6 +97,7 @@ export type EngineMessage =
   | { type: 'feed-changed'; streamId: string; feedKey: string; url: string }
   | { type: 'zap-prefetch'; enabled?: boolean; state?: 'suspended' | 'resumed'; reason?: string }
   | { type: 'prefs'; creds: EnginePrefs['creds']; favorites: string[] }
+  | ServiceMessage
   // Hybrid mode only (a legacy CDN failover harness this engine does not build): never sent.
   | { type: 'fallback' }
   | { type: 'source-changed' }
@@ -118,11 +128,12 @@ export const EngineMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('zap-prefetch'), enabled: z.boolean().optional(), state: z.enum(['suspended', 'resumed']).optional(), reason: z.string().optional() }),
   z.object({ type: z.literal('prefs'), creds: z.object({ username: z.string(), password: z.string() }).nullable(), favorites: z.array(z.string()) }),
   z.object({ type: z.literal('fallback') }),
-  z.object({ type: z.literal('source-changed') })
+  z.object({ type: z.literal('source-changed') }),
+  ...ServiceMessageSchemas
 ])
 
 export type EngineMessageType = EngineMessage['type']
-export const ENGINE_MESSAGE_TYPES: readonly EngineMessageType[] = ['port', 'streams', 'status', 'error', 'login-error', 'feed-changed', 'zap-prefetch', 'prefs', 'fallback', 'source-changed']
+export const ENGINE_MESSAGE_TYPES: readonly EngineMessageType[] = ['port', 'streams', 'status', 'error', 'login-error', 'feed-changed', 'zap-prefetch', 'prefs', 'fallback', 'source-changed', ...SERVICE_MESSAGE_TYPES]
 
 /** One message as a line (with its newline). */
 export function encodeLine (value: unknown): string {

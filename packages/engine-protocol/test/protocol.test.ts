@@ -1,5 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { EngineCommand, EngineMessageSchema, INITIAL_HOST_STATE, LineDecoder, applyEngineMessage, encodeLine, type DroppedLine } from '@arus/engine-protocol'
+import {
+  ENGINE_PROTOCOL_VERSION, EngineCommand, EngineMessageSchema, INITIAL_HOST_STATE, LineDecoder, applyEngineMessage, encodeLine,
+  type DroppedLine, type HostState
+} from '@arus/engine-protocol'
 
 function decoder (max?: number): { d: LineDecoder; values: unknown[]; drops: DroppedLine[] } {
   const values: unknown[] = []
@@ -49,4 +53,33 @@ describe('schemas and the host-state reduction', () => {
     const st = msgs.reduce(applyEngineMessage, INITIAL_HOST_STATE)
     expect(st).toEqual({ port: 9, streams: ['a', 'b'], url: 'http://127.0.0.1:9/index.m3u8', source: 'p2p', mediaType: 'live', activeStreamId: 'a', feedKey: 'k2', creds: { username: 'u', password: 'p' }, favorites: ['a'] })
   })
+})
+
+describe('protocol 2 and the compat rule (docs/engine-ipc.md "Protocol version")', () => {
+  // What a version-1 host sent and received (ipc-fixtures/v1, recorded from the version-1
+  // worklet) reads the same under version 2: the commands the engine took are still valid, the
+  // ones it refused at the boundary still invalid, and the messages reduce to the same state.
+  const dir = new URL('../../sdk/ipc-fixtures/v1/', import.meta.url)
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json'))
+  it('there are version-1 fixtures', () => { expect(files.length).toBe(3) })
+  for (const file of files) {
+    it(`v1/${file}: a version-1 host's transcript still holds`, () => {
+      const fixture = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as { protocol: number; sessions: Array<{ steps: Array<Record<string, any>>; state: HostState }> }
+      expect(fixture.protocol).toBe(1)
+      expect(ENGINE_PROTOCOL_VERSION).toBeGreaterThan(1)
+      for (const session of fixture.sessions) {
+        const refusedIds = new Set(session.steps.filter((s) => 'receive' in s && ['SDK_ENGINE_BAD_LINE', 'SDK_ENGINE_UNKNOWN_COMMAND'].includes(s.receive.code)).map((s) => s.receive.id))
+        let state = INITIAL_HOST_STATE
+        for (const step of session.steps) {
+          if ('send' in step) expect(EngineCommand.safeParse(step.send).success, JSON.stringify(step.send)).toBe(!(step.send.id !== undefined && refusedIds.has(step.send.id)))
+          if ('receive' in step) {
+            const parsed = EngineMessageSchema.safeParse(step.receive)
+            expect(parsed.success, JSON.stringify(step.receive).slice(0, 200)).toBe(true)
+            state = applyEngineMessage(state, parsed.data!)
+          }
+        }
+        expect(state).toEqual(session.state)
+      }
+    })
+  }
 })

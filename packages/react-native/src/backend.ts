@@ -2,7 +2,7 @@ import b4a from 'b4a'
 import { Platform } from 'react-native'
 import {
   ENGINE_PROTOCOL_VERSION, EngineMessageSchema, ENGINE_MESSAGE_TYPES, INITIAL_HOST_STATE, LineDecoder, MAX_LINE_BYTES,
-  applyEngineMessage, encodeLine, type EngineMessage, type EnginePrefs, type HostState, type StreamItem
+  applyEngineMessage, encodeLine, type EngineMessage, type EnginePrefs, type HostState, type ReportCategory, type StreamItem
 } from '@arus/engine-protocol'
 
 /** Spec 3 "Versioning" 1: the engine needs API level 29 and a 64-bit OS. */
@@ -21,17 +21,32 @@ export interface WorkletLike {
  */
 export interface DeviceInfo { os: string; apiLevel: number | null; is64Bit: boolean | null }
 
-/** start() options (spec 3): the worklet owns its store; `dataDir` is where (default: its home). */
+/**
+ * start() options (spec 3): the worklet owns its store; `dataDir` is where (default: its home).
+ * No `hybrid`: spec 3 calls that failover engine "not a product path", and this engine refuses it.
+ */
 export interface StartOptions {
   panelPubKey: string
-  hybrid?: { cdnUrl: string }
   prewarm?: boolean | number
   tune?: { timeoutMs?: number; relookupMinMs?: number; relookupMaxMs?: number; rescanMs?: number }
   zapPrefetch?: boolean | Record<string, number | boolean>
   swarm?: { maxPeers?: number; bootstrap?: Array<{ host: string; port: number }> }
   uploadPolicy?: 'reseed' | 'client-only'
   debug?: boolean
+  /** The worklet's own directory; the first start() fixes it (a corrected start() after a refusal keeps it). */
   dataDir?: string
+  /** A PEM file the engine's https fetches (the programme guide) trust instead of the built-in roots (`--ca`). */
+  caFile?: string
+}
+
+/** A problem report (spec 1 "Problem report"): the stream watched and what is wrong. */
+export interface ReportInput {
+  channel: string
+  category: ReportCategory
+  /** At most 300 characters are sent (control characters stripped); shipped apps send null. */
+  text?: string | null
+  appVersion?: string
+  platform?: string
 }
 
 export interface BackendInit {
@@ -95,6 +110,8 @@ export class ArusBackend {
   private readonly listeners = new Set<MessageListener>()
   private worklet: WorkletLike | null = null
   private starting: Promise<void> | null = null
+  /** The engine refused the last 'start' (an `error` with cmd 'start'): the next start() sends a corrected one. */
+  private startRefused = false
   private readonly inert: boolean
   private readonly warn: (message: string) => void
   private readonly decoder: LineDecoder
@@ -110,19 +127,35 @@ export class ArusBackend {
     this.decoder = new LineDecoder((value) => this.receive(value), (drop) => this.warn(`arus: dropped an engine line (${drop.reason}, ${drop.bytes} bytes)`))
   }
 
-  /** Starts the engine from its bundle (base64 text or bytes of `arus-engine.bundle`). Idempotent. */
+  /**
+   * Starts the engine from its bundle (base64 text or bytes of `arus-engine.bundle`). Idempotent,
+   * except after the engine refused the options (an `error` message with `cmd: 'start'`): then
+   * the same worklet takes these (corrected) options.
+   */
   start (bundle: string | Uint8Array, opts: StartOptions): Promise<void> {
     if (this.inert) return Promise.resolve()
-    this.starting ??= (async () => {
+    if (this.starting !== null) {
+      return this.starting.then(() => {
+        if (!this.startRefused) return
+        this.startRefused = false
+        this.sendStart(opts)
+      })
+    }
+    this.starting = (async () => {
       const source = typeof bundle === 'string' ? b4a.from(bundle, 'base64') : bundle
       const worklet = await (this.init.createWorklet ?? bareKitWorklet)()
       this.worklet = worklet
       worklet.IPC.on('data', (data) => this.decoder.push(data))
-      const { dataDir, ...options } = opts
-      worklet.start('/arus-engine.bundle', source, dataDir === undefined ? [] : ['--data', dataDir])
-      this.send({ cmd: 'start', v: ENGINE_PROTOCOL_VERSION, ...options })
+      const args = [...(opts.dataDir === undefined ? [] : ['--data', opts.dataDir]), ...(opts.caFile === undefined ? [] : ['--ca', opts.caFile])]
+      worklet.start('/arus-engine.bundle', source, args)
+      this.sendStart(opts)
     })()
     return this.starting
+  }
+
+  private sendStart (opts: StartOptions): void {
+    const { dataDir: _dataDir, caFile: _caFile, ...options } = opts
+    this.send({ cmd: 'start', v: ENGINE_PROTOCOL_VERSION, ...options })
   }
 
   login (username: string, password: string): void { this.send({ cmd: 'login', username, password }) }
@@ -139,6 +172,20 @@ export class ArusBackend {
   clearCredentials (): void { this.send({ cmd: 'clearCredentials' }) }
   toggleFavorite (streamId: string): void { this.send({ cmd: 'toggleFavorite', streamId }) }
   isFavorite (streamId: string): boolean { return this.state.favorites.includes(streamId) }
+
+  // Protocol 2 (docs/engine-ipc.md): each answers with the message of the same concern.
+  /** Files a problem report: a `report` message (sent, collapsed, unsupported, cooldown, locked). */
+  report (input: ReportInput): void { this.send({ cmd: 'report', ...input }) }
+  /** The guide of a stream (its `epgUrl`/`epgId`, spec 3 useEpg): an `epg` message with now and next. */
+  epg (epgUrl: string, epgId: string): void { this.send({ cmd: 'epg', epgUrl, epgId }) }
+  /** The operator's VOD provider settings as of the last login: a `vod-provider` message. */
+  vodProvider (): void { this.send({ cmd: 'vodProvider' }) }
+  /** Switches re-seeding: an `upload-policy` message. */
+  setUploadPolicy (policy: 'reseed' | 'client-only'): void { this.send({ cmd: 'setUploadPolicy', policy }) }
+  /** Warms entitled feeds' topics (`count`, default the start option or all): a `prewarm` message. */
+  prewarm (count?: number): void { this.send({ cmd: 'prewarm', ...(count === undefined ? {} : { count }) }) }
+  /** Online check that this device is still enrolled: a `session-live` message. */
+  sessionLive (): void { this.send({ cmd: 'sessionLive' }) }
 
   /** Every engine message, after the cached state took it in; returns the unsubscribe. */
   onMessage (fn: MessageListener): () => void {
@@ -179,6 +226,7 @@ export class ArusBackend {
     const parsed = EngineMessageSchema.safeParse(value)
     if (!parsed.success) { this.warn(`arus: dropped an invalid '${value.type}' message`); return }
     const msg = parsed.data as EngineMessage
+    if (msg.type === 'error' && msg.cmd === 'start') this.startRefused = true
     this.state = applyEngineMessage(this.state, msg)
     if (msg.type === 'streams') this.items = msg.streams
     for (const fn of [...this.listeners]) {

@@ -69,6 +69,28 @@ describe('ArusBackend with the real engine worklet', () => {
     again.backend.stop()
     expect(await again.worklet.exited).toBe(0)
   }, 240_000)
+
+  it('a start the engine refuses (hybrid, not a product path) leaves it able to take a corrected start', async (t) => {
+    const { backend, worklet } = backendOn(t)
+    const seen: EngineMessage[] = []
+    backend.onMessage((m) => seen.push(m))
+    const opts = { panelPubKey: stack.panel.panelKey, swarm: { bootstrap: stack.testnet!.bootstrap }, dataDir: tmpDir(t, 'arus-rn-data-') }
+    // StartOptions no longer offers hybrid: only a caller around the types can still send it.
+    await backend.start(base64(), { ...opts, hybrid: { cdnUrl: 'https://cdn.example/{id}.m3u8' } } as never)
+    await waitFor(() => seen.some((m) => m.type === 'error'), { timeoutMs: 30_000, message: 'the refusal' })
+    expect(seen.find((m) => m.type === 'error')).toMatchObject({ cmd: 'start', code: 'SDK_INVALID_OPTIONS', message: expect.stringContaining('hybrid') })
+    expect(backend.port).toBeNull()
+    await backend.start(base64(), opts)
+    await waitFor(() => backend.port !== null, { timeoutMs: 30_000, message: 'port after the corrected start' })
+    backend.login('alice', 'alice-pw')
+    await waitFor(() => seen.some((m) => m.type === 'status' && m.state === 'logged-in'), { timeoutMs: 60_000, message: 'logged in' })
+    expect(backend.streams.map((s) => s.id)).toEqual(['news'])
+    expect(seen.filter((m) => m.type === 'error').map((m) => (m as { code: string }).code)).toEqual(['SDK_INVALID_OPTIONS'])
+    // Started now: a further start() is a no-op again (one 'start' each).
+    await backend.start(base64(), opts)
+    backend.stop()
+    expect(await worklet.exited).toBe(0)
+  }, 120_000)
 })
 
 /** A worklet that records what the backend writes and lets the test play the engine's side. */
@@ -99,6 +121,12 @@ function call (b: ArusBackend, c: Record<string, any>): void {
     case 'saveCredentials': return b.saveCredentials(c.username, c.password)
     case 'clearCredentials': return b.clearCredentials()
     case 'toggleFavorite': return b.toggleFavorite(c.streamId)
+    case 'report': { const { cmd: _c, id: _i, ...input } = c; return b.report(input as never) }
+    case 'epg': return b.epg(c.epgUrl, c.epgId)
+    case 'vodProvider': return b.vodProvider()
+    case 'setUploadPolicy': return b.setUploadPolicy(c.policy)
+    case 'prewarm': return b.prewarm(c.count)
+    case 'sessionLive': return b.sessionLive()
     case 'stop': return b.stop()
     default: throw new Error(`no method for ${String(c.cmd)}`)
   }
@@ -107,7 +135,10 @@ function call (b: ArusBackend, c: Record<string, any>): void {
 describe('transcript fixtures (packages/sdk/ipc-fixtures)', () => {
   const dir = new URL('../../sdk/ipc-fixtures/', import.meta.url)
   const files = readdirSync(dir).filter((f) => f.endsWith('.json'))
-  it('there are fixtures to replay', () => { expect(files.length).toBeGreaterThanOrEqual(3) })
+  it('there are fixtures to replay, protocol 2 included', () => {
+    expect(files.length).toBeGreaterThanOrEqual(4)
+    expect(files).toContain('services.json')
+  })
   for (const file of files) {
     it(`${file}: the same commands go out and the same state comes in`, async () => {
       const fixture = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as { sessions: Array<{ steps: Array<Record<string, any>>; state: unknown }> }

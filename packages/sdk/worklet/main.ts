@@ -3,12 +3,15 @@ import http from 'bare-http1'
 import fs from 'bare-fs'
 import os from 'bare-os'
 import { createEngine, type HttpModule, type FsModule } from '@arus/sdk'
+import { bareFetch } from './fetch.js'
 
 /**
  * The viewer engine as a Bare worklet (docs/engine-ipc.md). On a phone, react-native-bare-kit
  * starts this bundle and hands it `BareKit.IPC`; under the `bare` CLI (desktop, tests) the IPC
  * is stdin/stdout. Arguments: `--data <dir>` (the worklet's own directory: replica store and
- * prefs; default `<home>/.arus-engine`). Everything else arrives as commands.
+ * prefs; default `<home>/.arus-engine`) and `--ca <file>` (PEM certificates the engine's own
+ * https fetches, the programme guide's, trust instead of the built-in roots: a private CA, a
+ * test server). Everything else arrives as commands.
  */
 declare const Bare: { argv: string[]; exit(code?: number): void; on(event: string, fn: () => void): void }
 declare const BareKit: { IPC: Duplex } | undefined
@@ -26,10 +29,12 @@ function argument (name: string): string | null {
 
 const ipc = typeof BareKit !== 'undefined' ? { input: BareKit.IPC, output: BareKit.IPC } : { input: process.stdin as unknown as Duplex, output: process.stdout as unknown as Duplex }
 const dataDir = argument('--data') ?? `${os.homedir()}/.arus-engine`
+const caFile = argument('--ca')
 
 const engine = createEngine({
   runtime: { http: http as unknown as HttpModule, fs: fs.promises as unknown as FsModule },
   dataDir,
+  fetch: bareFetch(caFile === null ? null : fs.readFileSync(caFile)),
   write: (line) => { ipc.output.write(line) },
   warn: (message) => { console.error(message) },
   onStopped: () => { Bare.exit(0) }

@@ -1,3 +1,4 @@
+import { createEpgService, type FetchLike } from '../epg.js'
 import { SdkError } from '../errors.js'
 import { createPlayer, type Player, type PlayerInit } from '../index.js'
 import type { PlayerRuntime } from '../runtime.js'
@@ -16,6 +17,8 @@ export interface EngineInit {
   warn(message: string): void
   /** Called once after a `stop` command tore the engine down. */
   onStopped?(): void
+  /** The https client of the programme guide (`epg`). Default: the runtime's global fetch. */
+  fetch?: FetchLike
   /** Test hook: createPlayer options merged over what `start` asks for. */
   playerOverrides?: Partial<PlayerInit>
 }
@@ -36,6 +39,8 @@ type Reply = { id?: string | number | undefined }
  */
 export function createEngine (init: EngineInit): Engine {
   const prefs = new PrefsStore(init.runtime.fs, init.dataDir)
+  // One guide cache per engine (spec 3 "EPG data": per URL, ETag revalidation).
+  const epg = createEpgService(init.fetch === undefined ? {} : { fetchImpl: init.fetch })
   let player: Player | null = null
   let stopping: Promise<void> | null = null
   let chain: Promise<void> = Promise.resolve()
@@ -88,10 +93,15 @@ export function createEngine (init: EngineInit): Engine {
     p.on('peers', (n) => send({ type: 'status', state: 'peers', streamId: p.source()?.streamId ?? null, peers: n }))
     p.on('feed-changed', (e) => send({ type: 'feed-changed', streamId: e.streamId, feedKey: e.feedKey, url: e.url }))
     p.on('zap-prefetch', (e) => send({ type: 'zap-prefetch', ...e }))
+    p.on('upload-policy', (e) => send({ type: 'upload-policy', policy: e.policy, rejoined: e.rejoined }))
+    p.on('recovered', (err) => send({ type: 'recovered', message: err.message, ...(err instanceof SdkError ? { code: err.code } : {}) }))
     p.on('error', (err) => fail(err, 'play', {}, { streamId: p.source()?.streamId ?? null }))
     try {
       await p.connect()
     } catch (err) {
+      // Refused: the engine stays unstarted and takes a corrected 'start'.
+      player = null
+      await p.stop().catch(() => {})
       fail(err, 'start', c)
       return
     }
@@ -156,9 +166,33 @@ export function createEngine (init: EngineInit): Engine {
         case 'reconnect': return await p.reconnectActiveFeed()
         case 'setZapPrefetch': return p.setZapPrefetch(c.value)
         case 'setNetworkProfile': return p.setNetworkProfile({ expensive: c.expensive })
+        default: return await service(p, c)
       }
     } catch (err) {
       fail(err, c.cmd, c, c.cmd === 'play' ? { streamId: c.streamId } : {})
+    }
+  }
+
+  type ServiceCommand = Extract<EngineCommand, { cmd: 'report' | 'epg' | 'vodProvider' | 'setUploadPolicy' | 'prewarm' | 'sessionLive' }>
+
+  // Protocol 2: the SDK's features beyond playback (docs/engine-ipc.md "Commands").
+  async function service (p: Player, c: ServiceCommand): Promise<void> {
+    const id = c.id !== undefined ? { id: c.id } : {}
+    switch (c.cmd) {
+      case 'report': {
+        const { cmd: _cmd, id: _id, ...input } = c
+        const r = await p.report(input)
+        return send({ type: 'report', channel: c.channel, category: c.category, status: r.status, ...(r.retryAfter !== undefined ? { retryAfter: r.retryAfter } : {}), ...id })
+      }
+      case 'epg': {
+        const r = await epg.useEpg(c.epgUrl, c.epgId)
+        return send({ type: 'epg', epgUrl: c.epgUrl, epgId: c.epgId, now: r.data.now, next: r.data.next, loaded: r.loaded, ...id })
+      }
+      case 'vodProvider': return send({ type: 'vod-provider', provider: p.vodProvider(), ...id })
+      // Answered by the player's 'upload-policy' event (spec 3: "echoed as an upload-policy event").
+      case 'setUploadPolicy': await p.setUploadPolicy(c.policy); return
+      case 'prewarm': return send({ type: 'prewarm', warmed: await p.prewarm(c.count), ...id })
+      case 'sessionLive': return send({ type: 'session-live', live: await p.sessionLive(), ...id })
     }
   }
 
