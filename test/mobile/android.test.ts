@@ -10,7 +10,7 @@ import {
 import { cleanupAll, spawnProcess, tmpDir, type Stack, type TestContextLike } from '@arus/testkit'
 import { BARE, engineStack } from './worklet-host.js'
 
-// Issue 20: the native Android SDK's platform-free Kotlin core (mobile/android) checked against
+// Issue 20 (and issue 44 item 9: protocol 2): the native Android SDK's platform-free Kotlin core (mobile/android) checked against
 // the TypeScript reference: the transcript fixtures replayed to the same parsed messages and
 // states as @arus/engine-protocol's reduction, and the Kotlin IPC client driving the real engine
 // bundle under Bare on a local testnet (ffmpeg decodes the URL it reports). The Kotlin unit
@@ -83,7 +83,23 @@ const EXTRA_LINES = [
   '{"type":"prefs","creds":{"username":"alice","password":"pw","extra":1},"favorites":["news"]}',
   '{"type":"prefs","creds":null}',
   '{"type":"fallback"}', '{"type":"source-changed","x":1}',
-  '{"type":"prefs","creds":null,"favorites":[]}'
+  '{"type":"prefs","creds":null,"favorites":[]}',
+  // Protocol 2.
+  '{"type":"report","channel":"news","category":"buffering","status":"locked","retryAfter":120,"id":7,"extra":true}',
+  '{"type":"report","channel":"news","category":"too-loud","status":"sent"}',
+  '{"type":"report","channel":"news","category":"login","status":"sent","retryAfter":-1}',
+  '{"type":"epg","epgUrl":"https://g/e.json","epgId":"n","now":{"title":"A","start":"s","stop":"e","desc":"x"},"next":[{"title":"B","start":"s2","stop":"e2"}],"loaded":true}',
+  '{"type":"epg","epgUrl":"https://g/e.json","epgId":"n","now":null,"next":[],"loaded":false,"id":"g"}',
+  '{"type":"epg","epgUrl":"https://g/e.json","epgId":"n","next":[],"loaded":true}',
+  '{"type":"epg","epgUrl":"https://g/e.json","epgId":"n","now":null,"next":[{"title":"B"}],"loaded":true}',
+  '{"type":"vod-provider","provider":{"enabled":false,"apiBase":"https://v/api","service":"s","sources":{"series":"s1","other":"x"},"params":{}}}',
+  '{"type":"vod-provider","provider":null,"id":"v"}',
+  '{"type":"vod-provider","provider":{"enabled":true,"apiBase":"https://v/api","service":"s","sources":{},"params":{"n":1}}}',
+  '{"type":"upload-policy","policy":"reseed","rejoined":2}', '{"type":"upload-policy","policy":"both","rejoined":0}',
+  '{"type":"upload-policy","policy":"reseed","rejoined":1.5}',
+  '{"type":"prewarm","warmed":3,"id":"p"}', '{"type":"prewarm","warmed":-1}',
+  '{"type":"session-live","live":true}', '{"type":"session-live","live":"yes"}',
+  '{"type":"recovered","message":"store purged","code":"SDK_STORE_CORRUPT"}', '{"type":"recovered"}'
 ]
 
 /** Every fixture's received messages and the extra lines through the TypeScript reference. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { ENGINE_PROTOCOL_VERSION } from '@arus/engine-protocol'
 import { ArusBackend, currentDevice } from '../src/index.js'
 import { Platform } from './doubles/react-native.js'
 
@@ -95,6 +96,6 @@ describe('an unsupported device', () => {
     ;(globalThis as { __arusWorkletFactory?: unknown }).__arusWorkletFactory = () => ({ IPC: { on: () => {}, write: (d: Uint8Array) => written.push(d) }, start: () => {}, terminate: () => {} })
     await b.start(new Uint8Array([1, 2, 3]), { panelPubKey: 'a'.repeat(64) })
     expect(loads()).toBe(1)
-    expect(JSON.parse(new TextDecoder().decode(written[0]))).toEqual({ cmd: 'start', v: 1, panelPubKey: 'a'.repeat(64) })
+    expect(JSON.parse(new TextDecoder().decode(written[0]))).toEqual({ cmd: 'start', v: ENGINE_PROTOCOL_VERSION, panelPubKey: 'a'.repeat(64) })
   })
 })

@@ -48,20 +48,30 @@ class ArusBackend(private val init: BackendInit) : PlayerBackend {
     private val lock = Any()
     @Volatile private var transport: EngineTransport? = null
     private var started = false
+    @Volatile private var startRefused = false
     private val decoder = LineDecoder(::receive, { drop ->
         warn(HostErrorCodes.BAD_LINE, "dropped an engine line (${drop.reason.wire}, ${drop.bytes} bytes)")
     })
 
     /**
-     * Starts the engine and sends `start` (protocol version and [options]); idempotent. [context]
-     * goes to the engine class (an android.content.Context on Android).
+     * Starts the engine and sends `start` (protocol version and [options]); idempotent, except
+     * after the engine refused the options (an `error` message with `cmd` 'start'): then the same
+     * engine is sent these. [context] goes to the engine class (an android.content.Context on Android).
      * @throws ArusException [HostErrorCodes.ENGINE_START_FAILED] when the engine cannot be launched.
      */
     fun start(context: Any?, options: StartOptions) {
         if (isInert) return
         synchronized(lock) {
-            if (started) return
-            val args = options.dataDir?.let { listOf("--data", it) } ?: emptyList()
+            if (started) {
+                // The engine refused the last start (an `error` with cmd 'start'): the same engine
+                // takes these corrected options; [StartOptions.dataDir] of the first start stays.
+                if (startRefused && transport != null) {
+                    startRefused = false
+                    send(EngineCommand.start(options))
+                }
+                return
+            }
+            val args = (options.dataDir?.let { listOf("--data", it) } ?: emptyList()) + (options.caFile?.let { listOf("--ca", it) } ?: emptyList())
             val sink = Sink()
             transport = try {
                 init.engine.resolve().launch(context, args, sink).also { sink.owner = it }
@@ -87,6 +97,20 @@ class ArusBackend(private val init: BackendInit) : PlayerBackend {
     fun clearCredentials() = send(EngineCommand.clearCredentials())
     fun toggleFavorite(streamId: String) = send(EngineCommand.toggleFavorite(streamId))
     fun isFavorite(streamId: String): Boolean = streamId in state.favorites
+
+    // Protocol 2 (docs/engine-ipc.md): each answers with the message of the same concern.
+    /** Files a problem report: answered by [EngineMessage.Report]. */
+    fun report(input: ReportInput) = send(EngineCommand.report(input))
+    /** The guide of a stream (its `epgUrl`/`epgId`): answered by [EngineMessage.Epg]. */
+    fun epg(epgUrl: String, epgId: String) = send(EngineCommand.epg(epgUrl, epgId))
+    /** The VOD provider settings as of the last login: answered by [EngineMessage.VodProviderSettings]. */
+    fun vodProvider() = send(EngineCommand.vodProvider())
+    /** Switches re-seeding: answered by [EngineMessage.UploadPolicyChanged]. */
+    fun setUploadPolicy(policy: UploadPolicy) = send(EngineCommand.setUploadPolicy(policy))
+    /** Warms entitled feeds' topics ([count], default the start option or all): answered by [EngineMessage.Prewarmed]. */
+    fun prewarm(count: Int? = null) = send(EngineCommand.prewarm(count))
+    /** Online check that this device is still enrolled: answered by [EngineMessage.SessionLive]. */
+    fun sessionLive() = send(EngineCommand.sessionLive())
 
     /** Every engine message, after the cached state took it in; unknown types are not delivered. */
     override fun onMessage(listener: MessageListener): Subscription {
@@ -137,6 +161,7 @@ class ArusBackend(private val init: BackendInit) : PlayerBackend {
             return
         }
         if (msg is EngineMessage.Unknown) return // a newer engine's message: ignored
+        if (msg is EngineMessage.Error && msg.cmd == "start") startRefused = true
         state = applyEngineMessage(state, msg)
         if (msg is EngineMessage.Streams) items = msg.streams
         for (listener in listeners) {

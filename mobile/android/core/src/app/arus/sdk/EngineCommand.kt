@@ -35,4 +35,19 @@ object EngineCommand {
     fun clearCredentials(): JSONObject = cmd("clearCredentials")
     fun toggleFavorite(streamId: String): JSONObject = cmd("toggleFavorite").put("streamId", streamId)
     fun stop(): JSONObject = cmd("stop")
+
+    // Protocol 2.
+    fun report(input: ReportInput): JSONObject = cmd("report").apply {
+        put("channel", input.channel)
+        put("category", input.category.wire)
+        if (input.textGiven) put("text", input.text ?: JSONObject.NULL)
+        input.appVersion?.let { put("appVersion", it) }
+        input.platform?.let { put("platform", it) }
+    }
+
+    fun epg(epgUrl: String, epgId: String): JSONObject = cmd("epg").put("epgUrl", epgUrl).put("epgId", epgId)
+    fun vodProvider(): JSONObject = cmd("vodProvider")
+    fun setUploadPolicy(policy: UploadPolicy): JSONObject = cmd("setUploadPolicy").put("policy", policy.wire)
+    fun prewarm(count: Int? = null): JSONObject = cmd("prewarm").apply { count?.let { put("count", it) } }
+    fun sessionLive(): JSONObject = cmd("sessionLive")
 }

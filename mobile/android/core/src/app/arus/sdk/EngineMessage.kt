@@ -128,6 +128,67 @@ sealed class EngineMessage {
         override fun toJson() = json()
     }
 
+    /** Protocol 2: what the panel made of a `report` command. */
+    data class Report(
+        val channel: String,
+        val category: ReportCategory,
+        val status: ReportStatus,
+        /** Seconds until the same channel and category may be reported again ([ReportStatus.COOLDOWN], [ReportStatus.LOCKED]). */
+        val retryAfter: Double? = null,
+        val id: Any? = null,
+    ) : EngineMessage() {
+        override val type get() = "report"
+        override fun toJson() = json("channel" to channel, "category" to category.wire, "status" to status.wire, "retryAfter" to opt(retryAfter), "id" to opt(id))
+    }
+
+    /** Protocol 2: the guide of [epgId] in the feed at [epgUrl]; [now] null and [next] empty when there is none. */
+    data class Epg(val epgUrl: String, val epgId: String, val now: EpgEntry?, val next: List<EpgEntry>, val loaded: Boolean, val id: Any? = null) : EngineMessage() {
+        override val type get() = "epg"
+        override fun toJson() = json(
+            "epgUrl" to epgUrl, "epgId" to epgId, "now" to now?.let(::entry), "next" to JSONArray().also { a -> next.forEach { a.put(entry(it)) } },
+            "loaded" to loaded, "id" to opt(id),
+        )
+
+        private fun entry(e: EpgEntry) = JSONObject().put("title", e.title).put("start", e.start).put("stop", e.stop)
+    }
+
+    /** Protocol 2: the VOD provider settings as of the last login, or null until the operator sets them. */
+    data class VodProviderSettings(val provider: VodProvider?, val id: Any? = null) : EngineMessage() {
+        override val type get() = "vod-provider"
+        override fun toJson() = json(
+            "provider" to provider?.let { p ->
+                JSONObject().put("enabled", p.enabled).put("apiBase", p.apiBase).put("service", p.service)
+                    .put("sources", JSONObject().apply { p.movies?.let { put("movies", it) }; p.series?.let { put("series", it) } })
+                    .put("params", JSONObject().apply { p.params.forEach { (k, v) -> put(k, v) } })
+            },
+            "id" to opt(id),
+        )
+    }
+
+    /** Protocol 2: the upload policy now in force (setUploadPolicy), and how many topics were joined again. */
+    data class UploadPolicyChanged(val policy: UploadPolicy, val rejoined: Int) : EngineMessage() {
+        override val type get() = "upload-policy"
+        override fun toJson() = json("policy" to policy.wire, "rejoined" to rejoined)
+    }
+
+    /** Protocol 2: how many entitled feeds' topics `prewarm` warmed. */
+    data class Prewarmed(val warmed: Int, val id: Any? = null) : EngineMessage() {
+        override val type get() = "prewarm"
+        override fun toJson() = json("warmed" to warmed, "id" to opt(id))
+    }
+
+    /** Protocol 2: whether this device is still enrolled with the account's current tokenVersion. */
+    data class SessionLive(val live: Boolean, val id: Any? = null) : EngineMessage() {
+        override val type get() = "session-live"
+        override fun toJson() = json("live" to live, "id" to opt(id))
+    }
+
+    /** Protocol 2: the replica store was corrupt, purged and the operation retried (informational). */
+    data class Recovered(val message: String, val code: String? = null) : EngineMessage() {
+        override val type get() = "recovered"
+        override fun toJson() = json("message" to message, "code" to opt(code))
+    }
+
     /** A type this host does not know; ignored by [ArusBackend]. */
     data class Unknown(override val type: String) : EngineMessage() {
         override fun toJson() = json()

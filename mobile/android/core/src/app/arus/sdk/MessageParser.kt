@@ -54,6 +54,26 @@ object MessageParser {
             "prefs" -> EngineMessage.Prefs(f.creds("creds"), f.array("favorites").mapIndexed { i, v -> v as? String ?: throw InvalidMessage(type, "favorites.$i") })
             "fallback" -> EngineMessage.Fallback
             "source-changed" -> EngineMessage.SourceChanged
+            "report" -> EngineMessage.Report(
+                channel = f.string("channel"),
+                category = f.enum("category", ReportCategory.values()) { it.wire },
+                status = f.enum("status", ReportStatus.values()) { it.wire },
+                retryAfter = f.optNumber("retryAfter")?.also { if (it < 0) f.bad("retryAfter") },
+                id = f.optId("id"),
+            )
+            "epg" -> EngineMessage.Epg(
+                epgUrl = f.string("epgUrl"),
+                epgId = f.string("epgId"),
+                now = f.nullableObject("now", optional = false)?.let { epgEntry(type, "now.", it) },
+                next = f.array("next").also { if (it.size > 64) f.bad("next") }.mapIndexed { i, v -> epgEntry(type, "next.$i.", v as? JSONObject ?: f.bad("next.$i")) },
+                loaded = f.boolean("loaded"),
+                id = f.optId("id"),
+            )
+            "vod-provider" -> EngineMessage.VodProviderSettings(f.nullableObject("provider", optional = false)?.let { vodProvider(type, it) }, f.optId("id"))
+            "upload-policy" -> EngineMessage.UploadPolicyChanged(f.enum("policy", UploadPolicy.values()) { it.wire }, f.int("rejoined", min = 0))
+            "prewarm" -> EngineMessage.Prewarmed(f.int("warmed", min = 0), f.optId("id"))
+            "session-live" -> EngineMessage.SessionLive(f.boolean("live"), f.optId("id"))
+            "recovered" -> EngineMessage.Recovered(f.string("message", max = 4096), f.optString("code", max = 64))
             else -> EngineMessage.Unknown(type)
         }
     }
@@ -64,6 +84,25 @@ object MessageParser {
         val o = item as? JSONObject ?: throw InvalidMessage(type, "streams.$i")
         val f = Fields(type, o, "streams.$i.")
         return StreamItem(f.string("id"), f.string("title"), f.enum("type", MediaType.values()) { it.wire }, o)
+    }
+
+    private fun epgEntry(type: String, prefix: String, o: JSONObject): EpgEntry {
+        val f = Fields(type, o, prefix)
+        return EpgEntry(f.string("title", max = 1024), f.string("start", max = 64), f.string("stop", max = 64))
+    }
+
+    private fun vodProvider(type: String, o: JSONObject): VodProvider {
+        val f = Fields(type, o, "provider.")
+        val sources = Fields(type, f.obj("sources"), "provider.sources.")
+        val params = f.obj("params")
+        return VodProvider(
+            enabled = f.boolean("enabled"),
+            apiBase = f.string("apiBase", max = 2048),
+            service = f.string("service", max = 256),
+            movies = sources.optString("movies"),
+            series = sources.optString("series"),
+            params = params.keys().asSequence().associateWith { k -> params.opt(k) as? String ?: throw InvalidMessage(type, "provider.params.$k") },
+        )
     }
 
     /** Reads one message's fields; every failure names the field. */
@@ -82,6 +121,15 @@ object MessageParser {
             Missing -> if (optional) null else bad(key)
             JSONObject.NULL -> null
             else -> string(key)
+        }
+
+        fun obj(key: String): JSONObject = raw(key) as? JSONObject ?: bad(key)
+
+        fun nullableObject(key: String, optional: Boolean): JSONObject? = when (val v = raw(key)) {
+            Missing -> if (optional) null else bad(key)
+            JSONObject.NULL -> null
+            is JSONObject -> v
+            else -> bad(key)
         }
 
         fun boolean(key: String): Boolean = raw(key) as? Boolean ?: bad(key)

@@ -80,4 +80,6 @@ data class StartOptions(
     val uploadPolicy: UploadPolicy? = null,
     val debug: Boolean? = null,
     val dataDir: String? = null,
+    /** A PEM file the engine's https fetches (the programme guide) trust instead of the built-in roots (`--ca`). */
+    val caFile: String? = null,
 )

@@ -29,7 +29,7 @@ class ArusBackendTest {
         assertEquals(1, m.engine.launches)
         assertEquals(listOf("--data", "/data/arus"), m.engine.launchArgs)
         assertEquals(
-            json("""{"cmd":"start","v":1,"panelPubKey":"${"b".repeat(64)}","prewarm":2,"tune":{"timeoutMs":30000,"rescanMs":0},"zapPrefetch":{"neighbors":2,"directional":false},"swarm":{"maxPeers":100,"bootstrap":[{"host":"127.0.0.1","port":49737}]},"uploadPolicy":"client-only","debug":true}"""),
+            json("""{"cmd":"start","v":2,"panelPubKey":"${"b".repeat(64)}","prewarm":2,"tune":{"timeoutMs":30000,"rescanMs":0},"zapPrefetch":{"neighbors":2,"directional":false},"swarm":{"maxPeers":100,"bootstrap":[{"host":"127.0.0.1","port":49737}]},"uploadPolicy":"client-only","debug":true}"""),
             plain(JSONObject(m.engine.written.single())),
         )
         assertTrue(m.engine.written.single().endsWith("}\n"))
@@ -52,6 +52,15 @@ class ArusBackendTest {
             { b.saveCredentials("alice", "pw") } to """{"cmd":"saveCredentials","username":"alice","password":"pw"}""",
             { b.clearCredentials() } to """{"cmd":"clearCredentials"}""",
             { b.toggleFavorite("news") } to """{"cmd":"toggleFavorite","streamId":"news"}""",
+            { b.report(ReportInput("news", ReportCategory.BLACK_SCREEN)) } to """{"cmd":"report","channel":"news","category":"black-screen"}""",
+            { b.report(ReportInput("news", ReportCategory.OTHER, "odd", appVersion = "2.0", platform = "tv")) } to
+                """{"cmd":"report","channel":"news","category":"other","text":"odd","appVersion":"2.0","platform":"tv"}""",
+            { b.epg("https://guide.example/epg.json", "news.tv") } to """{"cmd":"epg","epgUrl":"https://guide.example/epg.json","epgId":"news.tv"}""",
+            { b.vodProvider() } to """{"cmd":"vodProvider"}""",
+            { b.setUploadPolicy(UploadPolicy.CLIENT_ONLY) } to """{"cmd":"setUploadPolicy","policy":"client-only"}""",
+            { b.prewarm() } to """{"cmd":"prewarm"}""",
+            { b.prewarm(3) } to """{"cmd":"prewarm","count":3}""",
+            { b.sessionLive() } to """{"cmd":"sessionLive"}""",
             { b.stop() } to """{"cmd":"stop"}""",
         )
         for ((call, expected) in calls) {
@@ -63,6 +72,50 @@ class ArusBackendTest {
         assertTrue(m.engine.closed)
         b.play("after-stop")
         assertEquals(calls.size + 1, m.engine.written.size) // nothing goes out after stop
+    }
+
+    @Test
+    fun `a start the engine refuses leaves it able to take a corrected start, on the same engine`() {
+        val m = MemoryBackend()
+        m.backend.start(null, StartOptions("a".repeat(64), tune = TuneOptions(timeoutMs = -1), dataDir = "/data/arus", caFile = "/data/ca.pem"))
+        m.engine.emit("""{"type":"error","code":"SDK_INVALID_OPTIONS","message":"invalid createPlayer options: tune.timeoutMs","cmd":"start"}""" + "\n")
+        m.backend.start(null, StartOptions("a".repeat(64), tune = TuneOptions(timeoutMs = 30_000), dataDir = "/elsewhere"))
+        assertEquals(1, m.engine.launches)
+        assertEquals(listOf("--data", "/data/arus", "--ca", "/data/ca.pem"), m.engine.launchArgs)
+        assertEquals(2, m.engine.written.size)
+        assertEquals(json("""{"cmd":"start","v":2,"panelPubKey":"${"a".repeat(64)}","tune":{"timeoutMs":30000}}"""), plain(m.engine.lastCommand()))
+        // Accepted this time: start() is idempotent again.
+        m.engine.emit("""{"type":"port","v":2,"port":4000}""" + "\n")
+        m.backend.start(null, StartOptions("a".repeat(64)))
+        assertEquals(2, m.engine.written.size)
+        assertEquals(4000, m.backend.port)
+    }
+
+    @Test
+    fun `protocol 2 messages are delivered parsed`() {
+        val m = MemoryBackend().started()
+        m.engine.emit("""{"type":"report","channel":"news","category":"buffering","status":"cooldown","retryAfter":598,"id":"r"}""" + "\n")
+        m.engine.emit("""{"type":"epg","epgUrl":"https://g/e.json","epgId":"n","now":{"title":"A","start":"s","stop":"e","extra":1},"next":[],"loaded":true}""" + "\n")
+        m.engine.emit("""{"type":"vod-provider","provider":{"enabled":true,"apiBase":"https://v/api","service":"acme","sources":{"movies":"m1"},"params":{"lang":"en"}}}""" + "\n")
+        m.engine.emit("""{"type":"upload-policy","policy":"client-only","rejoined":1}""" + "\n")
+        m.engine.emit("""{"type":"prewarm","warmed":2}""" + "\n")
+        m.engine.emit("""{"type":"session-live","live":false}""" + "\n")
+        m.engine.emit("""{"type":"recovered","message":"store purged","code":"SDK_STORE_CORRUPT"}""" + "\n")
+        assertEquals(
+            listOf(
+                EngineMessage.Report("news", ReportCategory.BUFFERING, ReportStatus.COOLDOWN, 598.0, "r"),
+                EngineMessage.Epg("https://g/e.json", "n", EpgEntry("A", "s", "e"), emptyList(), true),
+                EngineMessage.VodProviderSettings(VodProvider(true, "https://v/api", "acme", "m1", null, mapOf("lang" to "en"))),
+                EngineMessage.UploadPolicyChanged(UploadPolicy.CLIENT_ONLY, 1),
+                EngineMessage.Prewarmed(2),
+                EngineMessage.SessionLive(false),
+                EngineMessage.Recovered("store purged", "SDK_STORE_CORRUPT"),
+            ),
+            m.messages,
+        )
+        m.engine.emit("""{"type":"report","channel":"news","category":"too-loud","status":"sent"}""" + "\n")
+        assertEquals(7, m.messages.size)
+        assertEquals(HostErrorCodes.INVALID_MESSAGE, m.warnings.single().code)
     }
 
     @Test

@@ -21,7 +21,8 @@ class FixtureReplayTest {
 
     @Test
     fun `there are fixtures to replay`() {
-        assertTrue("fixtures in ${fixturesDir()}", files.size >= 3)
+        assertTrue("fixtures in ${fixturesDir()}", files.size >= 4)
+        assertTrue("the protocol 2 fixture", files.any { it.name == "services.json" })
     }
 
     @Test
@@ -161,6 +162,27 @@ fun callFor(b: ArusBackend, c: JSONObject): Boolean {
         "clearCredentials" -> if (takes()) b.clearCredentials() else return false
         "toggleFavorite" -> if (takes("streamId")) b.toggleFavorite(c.getString("streamId")) else return false
         "stop" -> if (takes()) b.stop() else return false
+        "report" -> {
+            val category = ReportCategory.values().firstOrNull { it.wire == c.optString("category") }
+            if (category == null || !takes("channel", "category", optional = setOf("text", "appVersion", "platform"))) return false
+            b.report(ReportInput(
+                channel = c.getString("channel"),
+                category = category,
+                text = if (c.isNull("text")) null else c.optString("text"),
+                appVersion = if (c.has("appVersion")) c.getString("appVersion") else null,
+                platform = if (c.has("platform")) c.getString("platform") else null,
+                textGiven = c.has("text"),
+            ))
+        }
+        "epg" -> if (takes("epgUrl", "epgId")) b.epg(c.getString("epgUrl"), c.getString("epgId")) else return false
+        "vodProvider" -> if (takes()) b.vodProvider() else return false
+        "setUploadPolicy" -> {
+            val policy = UploadPolicy.values().firstOrNull { it.wire == c.optString("policy") }
+            if (policy == null || !takes("policy")) return false
+            b.setUploadPolicy(policy)
+        }
+        "prewarm" -> if (takes(optional = setOf("count"))) b.prewarm(if (c.has("count")) c.getInt("count") else null) else return false
+        "sessionLive" -> if (takes()) b.sessionLive() else return false
         else -> return false
     }
     return true
