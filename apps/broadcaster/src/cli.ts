@@ -1,12 +1,13 @@
 import type { Command } from 'commander'
 import { configCommands, type ConfigSnapshots } from '@arus/config-snapshots'
-import { adminCommands, cliLogger, controlSettings, createDaemonProgram, processIO, runCommandLine, type Activity, type CliIO, type Logger } from '@arus/service'
+import { adminCommands, cliLogger, controlSettings, createDaemonProgram, processIO, readSecretLine, runCommandLine, type Activity, type CliIO, type Logger } from '@arus/service'
 import { broadcasterActivity, broadcasterAdmins } from './audit.js'
 import { loadBroadcasterConfig, type BroadcasterConfig } from './config.js'
 import { main } from './main.js'
+import { attachStream } from './channels/attach.js'
 import { openChannelStores } from './channels/store.js'
 import { broadcasterPaths } from './paths.js'
-import { broadcasterSnapshots, filesWriter } from './snapshots.js'
+import { assertDaemonStopped, broadcasterSnapshots, filesWriter } from './snapshots.js'
 
 /** Config + the kit's CLI logger (one-shot commands warn on stderr; the daemon logs to stdout). */
 function cliBase (io: CliIO, daemon: boolean): { config: BroadcasterConfig; log: Logger } {
@@ -45,6 +46,15 @@ export function buildProgram (io: CliIO): Command {
     return broadcasterAdmins(broadcasterPaths(config.DATA_DIR).admins, controlSettings(config, 'CONTROL'), { activity, beforeDestructive: (what) => snapshots.beforeDestructive(what) })
   })
   configCommands(program, cli, async () => ({ snapshots: (await openConfig(io)).snapshots, close: async () => {} }))
+  program.command('attach-stream <id>')
+    .description("attach a channel to a stream created in the panel before its first start: its content key becomes the stream's (key from the prompt or stdin; daemon stopped, else POST /api/channels/:id/attach)")
+    .action(async (id: string) => {
+      const paths = broadcasterPaths(cliBase(io, false).config.DATA_DIR)
+      await assertDaemonStopped(paths.store)
+      const key = await readSecretLine(io, 'stream key (hex): ')
+      const r = await attachStream({ stores: await openChannelStores(paths), running: () => false }, id, { key })
+      cli.out(r, r.changed ? `channel ${id} attached: it uses the stream's key from its first start` : `channel ${id} already uses that key`)
+    })
   return program
 }
 

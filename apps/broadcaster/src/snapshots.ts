@@ -46,17 +46,7 @@ export function managerWriter (manager: ChannelManager): ChannelWriter {
  * channel starts at the daemon's next boot.
  */
 export function filesWriter (stores: ChannelStores, storeDir: string): ChannelWriter {
-  const assertStopped = async () => {
-    const store = createStore(storeDir)
-    try {
-      await store.ready()
-    } catch (err) {
-      if (/lock/i.test((err as Error).message)) throw new BroadcasterError('BROADCASTER_ELOCKED')
-      throw err
-    } finally {
-      await store.close().catch(() => {})
-    }
-  }
+  const assertStopped = () => assertDaemonStopped(storeDir)
   return {
     async add (ch, start) {
       await assertStopped()
@@ -71,5 +61,21 @@ export function filesWriter (stores: ChannelStores, storeDir: string): ChannelWr
       await stores.channels.delete(id)
       return true
     }
+  }
+}
+
+/**
+ * Refuses with BROADCASTER_ELOCKED while a broadcaster runs on this data directory (it holds
+ * its Corestore's lock): a one-shot command must not write what the daemon holds in memory.
+ */
+export async function assertDaemonStopped (storeDir: string): Promise<void> {
+  const store = createStore(storeDir)
+  try {
+    await store.ready()
+  } catch (err) {
+    if (/lock/i.test((err as Error).message)) throw new BroadcasterError('BROADCASTER_ELOCKED')
+    throw err
+  } finally {
+    await store.close().catch(() => {})
   }
 }

@@ -188,4 +188,26 @@ describe('control API', () => {
     for (const p of ['file', 'http', 'hls', 'rtmp', 'srt', 'udp', 'tcp']) expect(caps.protocols[p], p).toEqual({ listed: true, verified: true })
     expect(caps.protocols.https).toMatchObject({ listed: true, verified: false })
   }, 40_000)
+
+  // Last: it stops env1.
+  it("attaches a stopped, never-started channel to a panel stream's key; refuses a running channel and one that already published", async () => {
+    const key = 'ab'.repeat(32)
+    const attach = (id: string, body: unknown) => api('POST', `/api/channels/${id}/attach`, body)
+    const first = await attach('str1', { key: key.toUpperCase() })
+    expect([first.statusCode, first.json()]).toEqual([200, { id: 'str1', changed: true }])
+    const identity = async (id: string) => JSON.parse(await readFile(join(dataDir, 'private', 'feed-keys.json'), 'utf8')).channels[id]
+    expect(await identity('str1')).toEqual({ key, generation: 0, namespace: null, feedKey: null, fingerprint: null, retired: [] })
+    expect((await attach('str1', { key })).json()).toEqual({ id: 'str1', changed: false })
+    for (const body of [{ key: 'ab'.repeat(31) }, { key, extra: 1 }, {}]) {
+      const bad = await attach('str1', body)
+      expect([bad.statusCode, bad.json().error.code], JSON.stringify(body)).toEqual([400, 'SERVICE_VALIDATION_FAILED'])
+    }
+    expect((await attach('nope', { key })).json().error.code).toBe('BROADCASTER_NOT_FOUND')
+    const running = await attach('env1', { key })
+    expect([running.statusCode, running.json().error.code]).toEqual([409, 'BROADCASTER_CHANNEL_RUNNING'])
+    expect((await api('POST', '/api/channels/env1/stop')).statusCode).toBe(200)
+    const published = await attach('env1', { key })
+    expect([published.statusCode, published.json().error.code]).toEqual([409, 'BROADCASTER_FEED_EXISTS'])
+    expect((await identity('env1')).key).not.toBe(key)
+  })
 })

@@ -5,6 +5,7 @@ import { createLogRing, type LogLine, type LogRing } from '../pipeline/log-ring.
 import type { SlateFactory } from '../pipeline/slate.js'
 import type { WatchdogSettings } from '../pipeline/watchdog.js'
 import type { PanelLink } from '@arus/publisher'
+import { attachStream, type AttachStreamReply } from './attach.js'
 import type { FeedHost } from './feeds.js'
 import { parseCategory, parseInput, parseTranscode } from './input.js'
 import { CreateChannelBody, isPush, PatchChannelBody, PUSH_BASE_PORT, type BufferMode, type Channel, type InputSpec } from './model.js'
@@ -44,6 +45,8 @@ export interface ChannelManager {
   start(id: string, opts?: { operator?: boolean }): Promise<ChannelView>
   stop(id: string): Promise<ChannelView>
   rotate(id: string): Promise<ChannelView>
+  /** Attaches a stopped, never-started channel to a panel stream: its content key becomes `body.key` (attach.ts). */
+  attach(id: string, body: unknown): Promise<AttachStreamReply>
   logs(id: string, lines?: number): LogsView
   /** Running channels' peers and egress totals (analytics, metrics). */
   counters(): Array<{ id: string; peers: number; egressBytesTotal: number }>
@@ -206,6 +209,14 @@ export function createChannelManager (c: ManagerComponents, s: ManagerSettings):
         await rt.rotate(rt.channel)
         c.log.info({ event: 'channel.rotated', channel: id }, 'feed generation rotated')
         return view(ch)
+      })
+    },
+
+    attach (id, body) {
+      return serial(id, async () => {
+        const r = await attachStream({ stores: c.stores, running: (x) => runtimes.has(x) }, id, body)
+        if (r.changed) c.log.info({ event: 'channel.attached', channel: id }, "channel attached to a panel stream (content key set to the stream's)")
+        return r
       })
     },
 

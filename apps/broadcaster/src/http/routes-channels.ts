@@ -3,6 +3,7 @@ import type { ConfigSnapshots } from '@arus/config-snapshots'
 import { z } from 'zod'
 import { DeletedReply, route } from '@arus/service'
 import type { ChannelManager } from '../channels/manager.js'
+import { AttachStreamInput, AttachStreamReply } from '../channels/attach.js'
 import { ChannelId, CreateChannelBody, PatchChannelBody } from '../channels/model.js'
 import { BroadcasterError } from '../errors.js'
 import { ChannelListReply, ChannelLogsReply, ChannelViewReply } from '../channels/view.js'
@@ -44,6 +45,8 @@ export function channelRoutes (app: FastifyInstance, manager: ChannelManager, sn
     async ({ params }) => manager.stop(params.id))
   route(app, { method: 'POST', url: '/api/channels/:id/rotate', auth: true, tag, summary: 'Mint a fresh feed generation while ffmpeg keeps running (disk buffer only)', params: IdParams, response: ChannelViewReply },
     async ({ params }) => manager.rotate(params.id))
+  route(app, { method: 'POST', url: '/api/channels/:id/attach', auth: true, tag, summary: "Attach a stopped, never-started channel to a stream created in the panel: its content key becomes the stream's key (the channel id is the stream id)", params: IdParams, body: AttachStreamInput, response: AttachStreamReply },
+    async ({ params, body }) => manager.attach(params.id, body))
   route(app, { method: 'GET', url: '/api/channels/:id/logs', auth: true, tag, summary: `Recent log lines (at most ${LOG_RING_LINES}; a larger ?lines is capped)`, params: IdParams, query: LogsQuery, response: ChannelLogsReply },
     async ({ params, query }) => manager.logs(params.id, query.lines))
 }
