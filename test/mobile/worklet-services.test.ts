@@ -1,8 +1,10 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ENGINE_PROTOCOL_VERSION } from '@arus/sdk'
 import { cleanupAll, startHttpsFixture, tmpDir, waitFor, type HttpsFixture, type Stack } from '@arus/testkit'
 import { checkFixture } from './fixtures.js'
-import { engineStack, startWorklet, type Msg } from './worklet-host.js'
+import { engineStack, startWorklet, type Msg, type Worklet } from './worklet-host.js'
 
 // Issue 44 item 9: engine protocol 2 reaches the SDK features beyond playback — problem reports,
 // the programme guide (useEpg), the VOD provider settings, setUploadPolicy, prewarm and
@@ -89,4 +91,29 @@ describe('engine protocol 2 under Bare', () => {
     expect(w.stderr()).not.toContain('alice-pw')
     checkFixture('services', 'protocol 2: a report before login, login, the VOD provider settings, the guide of a channel and of an unknown id, a report and its cooldown, prewarm, play a channel, the upload policy switched, sessionLive, a report with a bad category, stop', [w.transcript])
   }, 240_000)
+
+  it('a corrupt replica store is purged and retried: the recovered event reaches the host, and login works', async (t) => {
+    const dataDir = tmpDir(t, 'arus-worklet-data-')
+    const login = async (w: Worklet): Promise<void> => {
+      w.send({ cmd: 'start', v: ENGINE_PROTOCOL_VERSION, panelPubKey: stack.panel.panelKey, swarm: { bootstrap: stack.testnet!.bootstrap } })
+      await w.next((m) => m.type === 'status' && m.state === 'ready', { what: 'ready' })
+      const at = w.messages.length
+      w.send({ cmd: 'login', username: 'alice', password: 'alice-pw' })
+      await w.next((m) => m.type === 'status' && m.state === 'logged-in', { from: at, timeoutMs: 60_000, what: 'logged-in' })
+    }
+    const first = startWorklet(t, bundle, dataDir)
+    await login(first)
+    first.send({ cmd: 'stop' })
+    expect(await first.exited()).toBe(0)
+    expect(first.messages.some((m) => m.type === 'recovered')).toBe(false)
+
+    writeFileSync(join(dataDir, 'store', 'corestore', 'db', 'CURRENT'), 'garbage')
+    const back = startWorklet(t, bundle, dataDir)
+    await login(back)
+    const recovered = back.messages.filter((m) => m.type === 'recovered')
+    expect(recovered).toEqual([{ type: 'recovered', message: expect.any(String) }])
+    back.send({ cmd: 'stop' })
+    expect(await back.exited()).toBe(0)
+    checkFixture('store-recovered', 'protocol 2: start and login, stop; the replica store damaged; start and login again: the recovered event, then the login as usual', [first.transcript, back.transcript])
+  }, 180_000)
 })
