@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import {
-  ENGINE_PROTOCOL_VERSION, EngineCommand, EngineMessageSchema, INITIAL_HOST_STATE, LineDecoder, applyEngineMessage, encodeLine,
+  ENGINE_COMMANDS, ENGINE_MESSAGE_TYPES, ENGINE_PROTOCOL_VERSION, EngineCommand, EngineMessageSchema, INITIAL_HOST_STATE, LineDecoder, applyEngineMessage, encodeLine,
   type DroppedLine, type HostState
 } from '@arus/engine-protocol'
 
@@ -82,4 +82,18 @@ describe('protocol 2 and the compat rule (docs/engine-ipc.md "Protocol version")
       }
     })
   }
+})
+
+describe('docs/engine-ipc.md', () => {
+  it('states this version and has a row for every command and message type', () => {
+    const doc = readFileSync(new URL('../../../docs/engine-ipc.md', import.meta.url), 'utf8')
+    expect(doc).toContain(`# The engine IPC protocol (version ${ENGINE_PROTOCOL_VERSION})`)
+    const rows = (header: string): Set<string> => {
+      const table = doc.slice(doc.indexOf(header) + header.length).split('\n\n')[0]!
+      return new Set([...table.matchAll(/^\| `([^`]+)`/gm)].map((m) => m[1]!))
+    }
+    expect(rows('| `cmd` |')).toEqual(new Set(ENGINE_COMMANDS))
+    const messages = rows('| `type` |')
+    for (const type of ENGINE_MESSAGE_TYPES) expect(messages.has(type) || doc.includes(`| \`fallback\`, \`${type}\``), type).toBe(true)
+  })
 })
