@@ -239,7 +239,6 @@ describe('source commands beside the running panel', () => {
     expect(await stream('cli.a')).toBeDefined()
     expect((await panel.cli(['list-sources'])).sources.map((x: { name: string }) => x.name)).toContain('cli')
     expect(String(await panel.cli(['sync-source', 'cli']).catch((e: Error) => e))).toContain('PANEL_ELOCKED')
-    expect(String(await panel.cli(['remove-source', 'cli', '--keep-channels']).catch((e: Error) => e))).toContain('PANEL_ELOCKED')
     expect(await panel.cli(['remove-source', 'cli'])).toMatchObject({ deleted: 'cli' })
     await waitFor(async () => (await stream('cli.a')) === undefined, { timeoutMs: 20_000, message: 'orphans purged by the panel' })
   })

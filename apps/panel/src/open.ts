@@ -1,6 +1,6 @@
 import Corestore from 'corestore'
 import Hyperdrive from 'hyperdrive'
-import { createCatalogWriter } from '@arus/catalog'
+import { createCatalogWriter, openCatalogReader, type CatalogReader } from '@arus/catalog'
 import { KEY_SCHEDULE_CURRENT, toHex } from '@arus/crypto'
 import type { Activity, Logger } from '@arus/service'
 import { panelAdmins, panelSnapshots } from './audit.js'
@@ -8,7 +8,7 @@ import type { PanelContext, PanelCore, PanelSettings } from './context.js'
 import { PanelError } from './errors.js'
 import { loadIdentity } from './identity.js'
 import { panelPaths } from './paths.js'
-import { openRegistries } from './registries.js'
+import { openRegistries, type PanelRegistries } from './registries.js'
 
 /** An opened panel: the context operations run against, plus what must be closed. */
 export interface OpenPanel { ctx: PanelContext; store: Corestore; close(): Promise<void> }
@@ -51,6 +51,36 @@ export async function openPanel (dataDir: string, settings: PanelSettings, compo
       store,
       async close () {
         await assets.close().catch(() => {})
+        await catalog.close().catch(() => {})
+        await store.close()
+      }
+    }
+  } catch (err) {
+    await store.close().catch(() => {})
+    throw err
+  }
+}
+
+/** A read-only look at a panel's data: the catalog as stored, and the private registries. */
+export interface PanelReadView { catalog: CatalogReader; registries: PanelRegistries; close(): Promise<void> }
+
+/**
+ * Opens the store read-only, beside the panel that holds it (read-only commands, spec 1 "What
+ * the service does" 7): a read-only store takes no lock and writes nothing; it sees the catalog
+ * as the running panel last wrote it, verified against the panel key like any reader.
+ */
+export async function openPanelReadView (dataDir: string): Promise<PanelReadView> {
+  const paths = panelPaths(dataDir)
+  const identity = await loadIdentity(paths)
+  const store = new Corestore(paths.store, { readOnly: true })
+  try {
+    await store.ready()
+    const catalog = openCatalogReader({ store, panelPublicKey: identity.publicKey })
+    await catalog.ready()
+    return {
+      catalog,
+      registries: openRegistries(paths),
+      async close () {
         await catalog.close().catch(() => {})
         await store.close()
       }

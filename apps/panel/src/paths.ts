@@ -23,6 +23,8 @@ export interface PanelPaths {
   sources: string
   /** ETags and last reports of the sources. */
   sourceState: string
+  /** Source removals made beside the running panel, until it purges or detaches their channels. */
+  sourceRemovals: string
   legacyPublisherKey: string
   /** Problem reports and alerts (@arus/reports): outside the catalog, never with REPORTS_RETENTION_DAYS=0. */
   reports: string
@@ -45,6 +47,7 @@ export function panelPaths (dataDir: string): PanelPaths {
     entitlements: join(privateDir, 'entitlements.json'),
     sources: join(privateDir, 'sources.json'),
     sourceState: join(privateDir, 'source-state.json'),
+    sourceRemovals: join(privateDir, 'source-removals.json'),
     legacyPublisherKey: join(privateDir, 'legacy-publisher.key'),
     reports: join(dataDir, 'reports')
   }

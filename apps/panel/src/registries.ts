@@ -60,10 +60,20 @@ export const SourceState = z.object({
 })
 export type SourceState = z.infer<typeof SourceState>
 
+/**
+ * A source removed by the CLI beside the running panel (registry-only, spec 1 Admin CLI): the
+ * panel, which holds the store, purges its channels or — `keepChannels` — detaches them as
+ * manual channels, then drops the entry. Written before the source entry goes, so the panel
+ * never sees the source gone without it.
+ */
+export const SourceRemoval = z.object({ at: z.number(), keepChannels: z.boolean() })
+export type SourceRemoval = z.infer<typeof SourceRemoval>
+
 const StreamKeysFile = z.object({ v: z.literal(1), keys: z.record(z.string(), hex(32)) })
 const PackagesFile = z.object({ v: z.literal(1), packages: z.record(z.string(), PackageEntry) })
 const SourcesFile = z.object({ v: z.literal(1), sources: z.record(z.string(), SourceEntry) })
 const SourceStateFile = z.object({ v: z.literal(1), sources: z.record(z.string(), SourceState) })
+const SourceRemovalsFile = z.object({ v: z.literal(1), sources: z.record(z.string(), SourceRemoval) })
 const EntitlementsFile = z.object({ v: z.literal(1), users: z.record(z.string(), Entitlement) })
 const PublishersFile = z.object({ v: z.literal(1), publishers: z.record(z.string(), PublisherEntry) })
 
@@ -110,6 +120,8 @@ export interface PanelRegistries {
   sources: Registry<SourceEntry>
   /** Written by syncs (the store holder); safe to read anywhere. */
   sourceState: Registry<SourceState>
+  /** Removals made beside the running panel, still to apply to the catalog. */
+  sourceRemovals: Registry<SourceRemoval>
 }
 
 export function openRegistries (paths: PanelPaths): PanelRegistries {
@@ -119,6 +131,7 @@ export function openRegistries (paths: PanelPaths): PanelRegistries {
     packages: createRegistry<PackageEntry, z.infer<typeof PackagesFile>>(paths.packages, PackagesFile, 'packages'),
     entitlements: createRegistry<Entitlement, z.infer<typeof EntitlementsFile>>(paths.entitlements, EntitlementsFile, 'users'),
     sources: createRegistry<SourceEntry, z.infer<typeof SourcesFile>>(paths.sources, SourcesFile, 'sources'),
-    sourceState: createRegistry<SourceState, z.infer<typeof SourceStateFile>>(paths.sourceState, SourceStateFile, 'sources')
+    sourceState: createRegistry<SourceState, z.infer<typeof SourceStateFile>>(paths.sourceState, SourceStateFile, 'sources'),
+    sourceRemovals: createRegistry<SourceRemoval, z.infer<typeof SourceRemovalsFile>>(paths.sourceRemovals, SourceRemovalsFile, 'sources')
   }
 }

@@ -5,7 +5,7 @@ import { loadPanelConfig, panelSettings, type PanelConfig } from '../config.js'
 import type { PanelContext } from '../context.js'
 import { PanelError } from '../errors.js'
 import { loadIdentity } from '../identity.js'
-import { openPanel } from '../open.js'
+import { openPanel, openPanelReadView, type PanelReadView } from '../open.js'
 import { panelPaths } from '../paths.js'
 import { openRegistries } from '../registries.js'
 
@@ -84,6 +84,22 @@ export async function storeOrRegistry (store: () => Promise<unknown>, registry: 
     if ((err as { code?: unknown }).code !== 'PANEL_ELOCKED') throw err
     return registry()
   }
+}
+
+/**
+ * Read-only commands: `fn` on the opened store; beside a running panel (PANEL_ELOCKED) on a
+ * read-only view of it, which needs no lock — the same operation either way.
+ */
+export async function withStoreOrReadView<T> (io: CliIO, fn: (ctx: PanelContext | Omit<PanelReadView, 'close'>) => Promise<T>): Promise<T> {
+  return await storeOrRegistry(() => withStore(io, fn), async () => {
+    const { config } = cliBase(io)
+    const view = await openPanelReadView(config.DATA_DIR)
+    try {
+      return await fn(view)
+    } finally {
+      await view.close()
+    }
+  }) as T
 }
 
 /** A boolean CLI option value: true/1 or false/0, else PANEL_INVALID_INPUT naming the option. */

@@ -5,7 +5,7 @@ import {
   writeNewPackage, writePackagePatch
 } from '../ops/packages.js'
 import { getUser } from '../ops/users.js'
-import { parseBool, storeOrRegistry, withRegistries, withStore } from './context.js'
+import { parseBool, storeOrRegistry, withRegistries, withStore, withStoreOrReadView } from './context.js'
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean)
 
@@ -13,7 +13,7 @@ const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean)
 
 const PENDING = 'the running panel reconciles its holders within seconds'
 
-/** Packages (spec 1 Admin CLI). Edits work beside a running panel; set-user-packages needs the store. */
+/** Packages (spec 1 Admin CLI). Edits and the read-only list/show work beside a running panel; set-user-packages needs the store. */
 export function packageCommands (program: Command, cli: DaemonCli): void {
   const { io, out } = cli
   program.command('add-package <name>').description('add a channel package')
@@ -47,14 +47,14 @@ export function packageCommands (program: Command, cli: DaemonCli): void {
       })
       out({ deleted: name }, `package ${name} removed`)
     })
-  program.command('list-packages').description('packages with resolved channel and holder counts (needs the store)')
+  program.command('list-packages').description('packages with resolved channel and holder counts (read-only: works beside a running panel)')
     .action(async () => {
-      const packages = await withStore(io, (ctx) => listPackages(ctx))
+      const packages = await withStoreOrReadView(io, (ctx) => listPackages(ctx))
       out({ packages }, packages.map((p) => `${p.name}${p.default ? ' (default)' : ''}  ${p.channelCount} channels  ${p.holders} holders  ${p.members.join(',') || '-'}`).join('\n') || '(no packages)')
     })
-  program.command('show-package <name>').description('a package with the ids its members resolve to (needs the store)')
+  program.command('show-package <name>').description('a package with the ids its members resolve to (read-only: works beside a running panel)')
     .action(async (name: string) => {
-      const p = await withStore(io, (ctx) => getPackage(ctx, name))
+      const p = await withStoreOrReadView(io, (ctx) => getPackage(ctx, name))
       out(p, `${p.name}${p.label ? ` "${p.label}"` : ''}: ${p.channels.join(', ') || '(no channels)'}`)
     })
   program.command('set-user-packages <username> [names]').description("replace a user's packages (comma-separated; empty clears) and materialize grants (needs the store)")

@@ -3,7 +3,7 @@ import { parseInput, type DaemonCli } from '@arus/service'
 import { PanelError } from '../errors.js'
 import { syncSource } from '../ops/source-sync.js'
 import {
-  AddSourceBody, getSource, listSources, PatchSourceBody, removeSource, setSource, writeNewSource, writeSourcePatch
+  AddSourceBody, getSource, listSources, mustSource, PatchSourceBody, removeSource, setSource, writeNewSource, writeSourcePatch, writeSourceRemoval
 } from '../ops/sources.js'
 import { storeOrRegistry, withRegistries, withStore } from './context.js'
 
@@ -66,18 +66,15 @@ export function sourceCommands (program: Command, cli: DaemonCli): void {
       out(r, `source ${name} updated`)
     })
   program.command('remove-source <name>').description('remove a source: its channels are purged, or detached as manual channels')
-    .option('--keep-channels', 'detach the channels instead (needs the store)')
+    .option('--keep-channels', 'detach the channels instead')
     .action(async (name: string, o: { keepChannels?: boolean }) => {
-      const r = await storeOrRegistry(() => withStore(io, (ctx) => removeSource(ctx, name, { keepChannels: o.keepChannels === true })), async () => {
-        if (o.keepChannels === true) throw new PanelError('PANEL_ELOCKED', 'detaching channels needs the store: stop the panel, or use DELETE /api/sources/:name?keepChannels=1')
-        return withRegistries(io, async (ctx) => {
-          const sources = await ctx.registries.sources.all()
-          if (!Object.hasOwn(sources, name)) throw PanelError.notFound(`source "${name}"`)
-          await ctx.snapshots.beforeDestructive(`remove source ${name}`)
-          await ctx.registries.sources.update((m) => { delete m[name] })
-          return { pending: 'the running panel purges its channels within seconds' }
-        })
-      })
+      const keepChannels = o.keepChannels === true
+      const r = await storeOrRegistry(() => withStore(io, (ctx) => removeSource(ctx, name, { keepChannels })), () => withRegistries(io, async (ctx) => {
+        mustSource(await ctx.registries.sources.all(), name)
+        await ctx.snapshots.beforeDestructive(`remove source ${name}`)
+        await writeSourceRemoval(ctx, name, { keepChannels })
+        return { pending: `the running panel ${keepChannels ? 'detaches' : 'purges'} its channels within seconds` }
+      }))
       out({ deleted: name, ...(r as object) }, `source ${name} removed`)
     })
   program.command('sync-source <name>').description('pull, diff and grant now (needs the store: stop the panel, or use the API)')

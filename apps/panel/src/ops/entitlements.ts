@@ -46,7 +46,10 @@ export function resolveMembers (members: readonly string[], streams: readonly St
   return [...out].sort()
 }
 
-export async function loadLineup (ctx: PanelCore): Promise<Lineup> {
+/** What resolving the lineup reads: the catalog's streams and the private registries (a read-only view will do). */
+export type LineupCtx = Pick<PanelCore, 'registries'> & { catalog: Pick<PanelCore['catalog'], 'listStreams'> }
+
+export async function loadLineup (ctx: LineupCtx): Promise<Lineup> {
   const streams = await ctx.catalog.listStreams()
   const sources = await ctx.registries.sources.all()
   const autoGranting = new Set(Object.entries(sources).filter(([, s]) => s.autoGrant).map(([n]) => n))

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { PanelContext, PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
 import type { PackageEntry } from '../registries.js'
-import { holdersOf, loadLineup, reconcileUsers, resolveMembers, type ReconcileReport } from './entitlements.js'
+import { holdersOf, loadLineup, reconcileUsers, resolveMembers, type LineupCtx, type ReconcileReport } from './entitlements.js'
 import { parseUsername } from './ids.js'
 
 /**
@@ -45,7 +45,7 @@ export type PackageView = z.infer<typeof PackageView>
 export const PackageList = z.object({ packages: z.array(PackageView) })
 export const UserPackagesBody = z.strictObject({ packages: z.array(PackageName).max(256).describe('Replaces the user\'s packages; grants follow at once') })
 
-async function views (ctx: PanelCore, only?: string): Promise<PackageView[]> {
+async function views (ctx: LineupCtx, only?: string): Promise<PackageView[]> {
   const lineup = await loadLineup(ctx)
   const entitlements = Object.values(await ctx.registries.entitlements.all())
   return Object.entries(lineup.packages)
@@ -62,11 +62,12 @@ const must = (map: Record<string, PackageEntry>, name: string): PackageEntry => 
   return map[name]!
 }
 
-export async function listPackages (ctx: PanelCore): Promise<PackageView[]> {
+/** Read-only: `ctx` may be the CLI's read-only view beside a running panel. */
+export async function listPackages (ctx: LineupCtx): Promise<PackageView[]> {
   return views(ctx)
 }
 
-export async function getPackage (ctx: PanelCore, name: string): Promise<PackageView> {
+export async function getPackage (ctx: LineupCtx, name: string): Promise<PackageView> {
   must(await ctx.registries.packages.all(), name)
   return (await views(ctx, name))[0]!
 }

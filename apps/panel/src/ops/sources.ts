@@ -167,6 +167,17 @@ export async function sourceChannels (ctx: PanelCore, name: string): Promise<z.i
   return rows.sort((a, b) => (a.order ?? 1e9) - (b.order ?? 1e9) || (a.id < b.id ? -1 : 1))
 }
 
+/** Strips the source mark from `entries`: they stay as manual channels (spec 1 "Remote source" rule 5, "detached"). */
+async function detachChannels (ctx: PanelCore, entries: ReadonlyArray<{ id: string; record: StreamRecord }>): Promise<void> {
+  if (entries.length === 0) return
+  await ctx.catalog.batch(async (b) => {
+    for (const { id, record } of entries) {
+      const { source: _s, ...manual } = record
+      await b.put(keys.stream(id), manual as StreamRecord)
+    }
+  })
+}
+
 /**
  * Removes a source (after a config snapshot): its channels are purged, grants included — or,
  * with `keepChannels`, detached as manual redirect channels.
@@ -177,18 +188,44 @@ export async function removeSource (ctx: PanelContext, name: string, opts: { kee
   const mine = (await ownedBySource(ctx)).get(name) ?? []
   await ctx.registries.sources.update((map) => { delete map[name] })
   await ctx.registries.sourceState.update((m) => { delete m[name] })
-  if (opts.keepChannels === true) {
-    await ctx.catalog.batch(async (b) => {
-      for (const { id, record } of mine) {
-        const { source: _s, ...manual } = record
-        await b.put(keys.stream(id), manual as StreamRecord)
-      }
-    })
-  } else {
-    await purgeStreams(ctx, mine.map((e) => e.id))
-  }
+  await ctx.registries.sourceRemovals.update((m) => { delete m[name] })
+  if (opts.keepChannels === true) await detachChannels(ctx, mine)
+  else await purgeStreams(ctx, mine.map((e) => e.id))
   ctx.activity.record({ event: 'source.removed', source: name, count: mine.length }, opts.keepChannels === true ? 'source removed, channels detached' : 'source removed, channels purged')
   return opts.keepChannels === true ? { purged: 0, detached: mine.length } : { purged: mine.length, detached: 0 }
+}
+
+/**
+ * The registry side of {@link removeSource}, beside a running panel (it holds the store): the
+ * removal is recorded first, then the source entry goes; the panel's scheduler applies it to
+ * the channels ({@link applySourceRemovals}).
+ */
+export async function writeSourceRemoval (ctx: RegistryCtx, name: string, opts: { keepChannels?: boolean } = {}): Promise<void> {
+  mustSource(await ctx.registries.sources.all(), name)
+  await ctx.registries.sourceRemovals.update((m) => { m[name] = { at: Date.now(), keepChannels: opts.keepChannels === true } })
+  await ctx.registries.sources.update((map) => { delete map[name] })
+  ctx.activity.record({ event: 'source.removed', source: name }, opts.keepChannels === true ? 'source removed, channels to detach' : 'source removed, channels to purge')
+}
+
+/** Applies the removals recorded beside the running panel (sources no longer registered); resolves what each did. */
+export async function applySourceRemovals (ctx: PanelCore): Promise<Array<{ source: string; purged: number; detached: number }>> {
+  const pending = Object.entries(await ctx.registries.sourceRemovals.all())
+  if (pending.length === 0) return []
+  const sources = await ctx.registries.sources.all()
+  const owned = await ownedBySource(ctx)
+  const done: Array<{ source: string; purged: number; detached: number }> = []
+  for (const [name, removal] of pending) {
+    // Registered again before the panel got to it: the new source owns the channels.
+    if (!Object.hasOwn(sources, name)) {
+      const mine = owned.get(name) ?? []
+      if (removal.keepChannels) await detachChannels(ctx, mine)
+      else await purgeStreams(ctx, mine.map((e) => e.id))
+      await ctx.registries.sourceState.update((m) => { delete m[name] })
+      done.push({ source: name, purged: removal.keepChannels ? 0 : mine.length, detached: removal.keepChannels ? mine.length : 0 })
+    }
+    await ctx.registries.sourceRemovals.update((m) => { if (m[name]?.at === removal.at) delete m[name] })
+  }
+  return done
 }
 
 /** Purges the channels still carrying the name of a source that is no longer registered; resolves how many. */

@@ -1,6 +1,6 @@
 import type { PanelCore } from '../context.js'
 import { syncSource } from '../ops/source-sync.js'
-import { purgeOrphans } from '../ops/sources.js'
+import { applySourceRemovals, purgeOrphans } from '../ops/sources.js'
 import type { SourceEntry, SourceState } from '../registries.js'
 
 /**
@@ -43,12 +43,20 @@ export function startSourceScheduler (ctx: PanelCore, init: { tickMs?: number } 
   let running: Promise<void> | null = null
   let closed = false
   const tick = async () => {
+    // Removed beside the running panel (the CLI edits the registry): the channels are purged,
+    // or detached with --keep-channels, as rule 5 says.
+    for (const r of await applySourceRemovals(ctx)) {
+      seen.delete(r.source)
+      ctx.log.info({ event: 'source.removed', source: r.source, count: r.purged + r.detached }, r.detached > 0 ? 'channels of a removed source detached' : 'channels of a removed source purged')
+    }
     const sources = await ctx.registries.sources.all()
+    // Read after `sources`: a removal is recorded before its source entry goes.
+    const removals = await ctx.registries.sourceRemovals.all()
     const state = await ctx.registries.sourceState.all()
     const now = Date.now()
     for (const name of [...seen.keys()]) {
-      if (Object.hasOwn(sources, name)) continue
-      // Removed beside the running panel (the CLI edits the registry): its channels go, as rule 5 says.
+      if (Object.hasOwn(sources, name) || Object.hasOwn(removals, name)) continue
+      // Gone without a recorded removal (an older CLI): its channels go.
       seen.delete(name)
       const gone = await purgeOrphans(ctx, name)
       if (gone > 0) ctx.log.info({ event: 'source.removed', source: name, count: gone }, 'channels of a removed source purged')
