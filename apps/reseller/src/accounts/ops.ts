@@ -1,8 +1,8 @@
 import { isAdminTier, requireAdminTier, type Caller } from '../access.js'
 import { DAY_MS, type ResellerCore } from '../core.js'
 import { ResellerError } from '../errors.js'
-import type { LedgerLine } from '../ledger/line.js'
 import type { AccountRecord, AccountView } from './model.js'
+import { applyRenew, finishDelete } from './apply.js'
 import { deletePanelUser, findPanelUser, setPanelStatus, userPath } from './panel-user.js'
 import { cost, panelWhy, refund, settled, viewAccount } from './shared.js'
 
@@ -11,7 +11,9 @@ import { cost, panelWhy, refund, settled, viewAccount } from './shared.js'
  * Money moves only through the ledger, whose line is each operation's commit point: a debit is
  * fsynced before the panel is called, a panel failure after it is refunded at once, and an
  * operation cut by a crash is settled by the next reconcile (accounts/settle.ts). This module is
- * the door: reads (query.ts) and creation (create.ts) are re-exported here.
+ * the door: reads (query.ts) and creation (create.ts) are re-exported here. Imports run one way
+ * (ops → create, query → shared → settle → apply → model): nothing under it imports this module,
+ * and a principal's with-accounts suspension (owner-status.ts) needs only the panel user.
  */
 export { viewAccount } from './shared.js'
 export { getAccount, listAccounts } from './query.js'
@@ -36,19 +38,6 @@ async function renewAccountLocked (core: ResellerCore, caller: Caller, name: str
   return viewAccount(name, rec)
 }
 
-/** Applies a RENEW line to the record (also the settle's roll-forward). */
-export async function applyRenew (core: ResellerCore, name: string, line: LedgerLine): Promise<AccountRecord> {
-  const months = -line.amount / core.settings.creditsPerMonth
-  return core.accounts.update(name, (cur) => {
-    if (!cur) throw ResellerError.notFound('account', name)
-    if (cur.seq >= line.seq) return { rec: cur, result: cur }
-    const from = Math.max(line.ts, cur.expiresAt)
-    const expiresAt = from + Math.round(months * core.settings.daysPerMonth * DAY_MS)
-    const next: AccountRecord = { ...cur, expiresAt, months: cur.months + Math.round(months), trial: false, status: cur.status === 'expired' ? 'active' : cur.status, seq: line.seq }
-    return { rec: next, result: next }
-  })
-}
-
 /** Suspend or resume one account. Resuming an expired one is refused (renew it). */
 async function setAccountStatusLocked (core: ResellerCore, caller: Caller, name: string, status: 'active' | 'disabled'): Promise<AccountView> {
   const a = await settled(core, caller, name)
@@ -60,31 +49,6 @@ async function setAccountStatusLocked (core: ResellerCore, caller: Caller, name:
   })
   core.activity.record({ event: 'account.status', account: name, status, principal: caller.name }, 'account status changed')
   return viewAccount(name, rec)
-}
-
-/** A principal's with-accounts suspension or resume: every account of its subtree (resume: only those it disabled). */
-export async function setOwnersAccountsStatus (core: ResellerCore, principal: string, status: 'active' | 'disabled'): Promise<{ changed: number; failed: string[] }> {
-  const owners = new Set(core.principals.subtree(principal))
-  let changed = 0
-  const failed: string[] = []
-  for (const [name] of core.accounts.ownedBy(owners)) {
-    try {
-      const done = await core.accountLock.run(name, async () => {
-        const cur = core.accounts.get(name)
-        if (!cur || cur.pending !== null) return false
-        const wanted = status === 'disabled' ? cur.status === 'active' : cur.status === 'disabled' && cur.suspendedBy === principal && cur.expiresAt > core.now()
-        if (!wanted) return false
-        await setPanelStatus(core, name, status)
-        await core.accounts.update(name, (c) => ({ rec: c && { ...c, status, suspendedBy: status === 'disabled' ? principal : null } }))
-        return true
-      })
-      if (done) changed++
-    } catch (err) {
-      failed.push(name)
-      core.log.warn({ event: 'account.status', account: name, err: (err as Error).message }, 'could not change an account with its principal')
-    }
-  }
-  return { changed, failed }
 }
 
 async function setAccountPasswordLocked (core: ResellerCore, caller: Caller, name: string, password: string): Promise<AccountView> {
@@ -176,17 +140,6 @@ async function deleteAccountLocked (core: ResellerCore, caller: Caller, name: st
   await finishDelete(core, name)
   core.activity.record({ event: 'account.deleted', account: name, principal: caller.name, refunded: amount }, 'account deleted')
   return { deleted: name, refunded: amount }
-}
-
-/** The tail of a delete once the panel user is gone: the refund line (once), then the record. */
-export async function finishDelete (core: ResellerCore, name: string): Promise<void> {
-  const a = core.accounts.get(name)
-  if (a?.pending?.op !== 'delete') return
-  const { refund: amount, by } = a.pending
-  if (amount > 0) {
-    await core.ledger.append(() => ({ type: 'REFUND', actor: by, principal: a.owner, amount, account: name, ref: `delete:${name}:${a.createdAt}`, note: `${name} deleted: ${amount / core.settings.creditsPerMonth} month(s) left` }))
-  }
-  await core.accounts.remove(name)
 }
 
 

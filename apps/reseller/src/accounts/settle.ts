@@ -1,6 +1,6 @@
 import type { ResellerCore } from '../core.js'
 import type { LedgerLine } from '../ledger/line.js'
-import { applyRenew, finishDelete } from './ops.js'
+import { applyRenew, finishDelete } from './apply.js'
 import { deletePanelUser, findPanelUser } from './panel-user.js'
 
 /**

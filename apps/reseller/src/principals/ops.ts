@@ -4,35 +4,22 @@ import { adminPasswordInput, type AdminVerifier } from '@arus/service'
 import { CREATABLE, isAdminTier, principalInScope, requireAdminTier, seesPrincipal, type Caller } from '../access.js'
 import { utcDayStart, type ResellerCore } from '../core.js'
 import { ResellerError } from '../errors.js'
-import { setOwnersAccountsStatus } from '../accounts/ops.js'
+import { setOwnersAccountsStatus } from '../accounts/owner-status.js'
+import { effectiveMaxDevices, effectiveStatus, trialCap } from './limits.js'
 import type { CreatePrincipalInput, PrincipalRecord, PrincipalView, SetLimitsInput, SetStatusInput } from './model.js'
 import { Password, PrincipalName } from './model.js'
 
-/** The principal operations (spec 2 "Reseller" principals rows); HTTP, the CLI and the tool server call these. */
+/**
+ * The principal operations (spec 2 "Reseller" principals rows); HTTP, the CLI and the tool server
+ * call these. They sit above the accounts (a with-accounts suspension walks them:
+ * accounts/owner-status.ts); the accounts read a principal's limits from limits.ts, never from
+ * here, so imports run one way.
+ */
 
 async function newVerifier (core: ResellerCore, password: string): Promise<Pick<PrincipalRecord, 'salt' | 'verifier' | 'argon'>> {
   const salt = newSalt()
   const argon = { ...core.settings.argon }
   return { salt: toHex(salt), verifier: toHex(await computeVerifier(adminPasswordInput(password), salt, argon)), argon }
-}
-
-/** Disabled itself or through an ancestor. */
-export function effectiveStatus (core: ResellerCore, name: string): 'active' | 'disabled' {
-  return core.principals.chain(name).some(([, r]) => r.status === 'disabled') ? 'disabled' : 'active'
-}
-
-/** maxDevicesLimit: the first set value up the chain, else MAX_DEVICES_LIMIT_DEFAULT. */
-export function effectiveMaxDevices (core: ResellerCore, name: string): { value: number; inherited: boolean } {
-  const chain = core.principals.chain(name)
-  const own = chain[0]?.[1].maxDevicesLimit ?? null
-  if (own !== null) return { value: own, inherited: false }
-  const up = chain.slice(1).find(([, r]) => r.maxDevicesLimit !== null)
-  return { value: up?.[1].maxDevicesLimit ?? core.settings.maxDevicesLimitDefault, inherited: true }
-}
-
-export function trialCap (core: ResellerCore, name: string): { value: number; inherited: boolean } {
-  const own = core.principals.get(name)?.trialDailyCap ?? null
-  return own === null ? { value: core.settings.trialDailyCapDefault, inherited: true } : { value: own, inherited: false }
 }
 
 export function viewPrincipal (core: ResellerCore, name: string): PrincipalView {
