@@ -34,15 +34,15 @@ describe('the tool server against real daemons', () => {
   it('create a user, add a stream, grant it, add and start a channel, list reports, rename a category — then a viewer plays', async (t) => {
     const user = await mcp.json('panel_create_user', { username: 'alice', password: USER_PW })
     expect(user).toMatchObject({ username: 'alice', status: 'active' })
-    const added = await mcp.json('panel_add_stream', { id: 'extra', title: 'Extra', category: ['Misc'], key: 'ab'.repeat(32) })
+    const added = await mcp.json('panel_add_stream', { streamId: 'extra', title: 'Extra', category: ['Misc'], key: 'ab'.repeat(32) })
     expect(added.key).toMatch(/redacted/)
-    const generated = await mcp.json('panel_add_stream', { id: 'extra2', title: 'Extra 2' })
+    const generated = await mcp.json('panel_add_stream', { streamId: 'extra2', title: 'Extra 2' })
     expect(generated.key).toMatch(/^[0-9a-f]{64}$/)
-    await mcp.json('panel_grant', { u: 'alice', streamId: 'extra' })
-    await mcp.json('broadcaster_add_channel', { id: 'live', title: 'Live', category: ['News'], ...LIGHT_CHANNEL })
-    await mcp.json('broadcaster_start_channel', { id: 'live' })
-    await waitFor(async () => (await mcp.json('broadcaster_get_channel', { id: 'live' })).registered === true, { timeoutMs: 30_000, message: 'channel registered' })
-    await mcp.json('panel_grant', { u: 'alice', streamId: 'live' })
+    await mcp.json('panel_grant', { username: 'alice', streamId: 'extra' })
+    await mcp.json('broadcaster_add_channel', { channelId: 'live', title: 'Live', category: ['News'], ...LIGHT_CHANNEL })
+    await mcp.json('broadcaster_start_channel', { channelId: 'live' })
+    await waitFor(async () => (await mcp.json('broadcaster_get_channel', { channelId: 'live' })).registered === true, { timeoutMs: 30_000, message: 'channel registered' })
+    await mcp.json('panel_grant', { username: 'alice', streamId: 'live' })
     const reports = await mcp.call('panel_list_reports', {})
     expect(reports.isError).toBe(false)
     expect(reports.text).toMatch(/<untrusted-data source="panel_list_reports">/)
@@ -51,7 +51,7 @@ describe('the tool server against real daemons', () => {
     expect(renamed.changed).toEqual(['live'])
     const streams = await mcp.call('panel_list_streams', { category: 'headlines', idsOnly: true })
     expect(streams.structured).toEqual({ streams: ['live'], total: 1 })
-    const alice = await mcp.call('panel_get_user', { u: 'alice' })
+    const alice = await mcp.call('panel_get_user', { username: 'alice' })
     expect(alice.structured.grants).toEqual(['extra', 'live'])
 
     const player = createPlayer({ panelPubKey: stack.panel.panelKey, storeDir: tmpDir(t, 'arus-mcp-viewer-'), swarm: { bootstrap: stack.testnet!.bootstrap } })
@@ -74,36 +74,36 @@ describe('the tool server against real daemons', () => {
   })
 
   it('grant lists over 12 ids are summarized unless full: true', async () => {
-    for (let i = 0; i < 13; i++) await mcp.json('panel_add_stream', { id: `bulk${i}` })
-    for (let i = 0; i < 13; i++) await mcp.json('panel_grant', { u: 'alice', streamId: `bulk${i}` })
-    const short = await mcp.call('panel_get_user', { u: 'alice' })
+    for (let i = 0; i < 13; i++) await mcp.json('panel_add_stream', { streamId: `bulk${i}` })
+    for (let i = 0; i < 13; i++) await mcp.json('panel_grant', { username: 'alice', streamId: `bulk${i}` })
+    const short = await mcp.call('panel_get_user', { username: 'alice' })
     expect(short.structured.grants).toMatchObject({ count: 15, sample: expect.any(Array) })
     expect(short.structured.grants.sample).toHaveLength(12)
-    const long = await mcp.call('panel_get_user', { u: 'alice', full: true })
+    const long = await mcp.call('panel_get_user', { username: 'alice', full: true })
     expect(long.structured.grants).toHaveLength(15)
   })
 
   it('a destructive tool changes nothing without a valid plan token; the token binds the exact arguments and is spent once', async () => {
     await mcp.json('panel_create_user', { username: 'bob', password: 'bob-password-1' })
-    const plan = await mcp.json('panel_delete_user', { u: 'bob' })
+    const plan = await mcp.json('panel_delete_user', { username: 'bob' })
     expect(plan.plan).toMatch(/DELETE \/api\/users\/bob/)
     expect(await stack.panel.call('GET', '/api/users/bob')).toMatchObject({ status: 200 })
-    const forged = await mcp.call('panel_delete_user', { u: 'bob', confirmToken: `${Date.now() + 60_000}.${'A'.repeat(43)}` })
+    const forged = await mcp.call('panel_delete_user', { username: 'bob', confirmToken: `${Date.now() + 60_000}.${'A'.repeat(43)}` })
     expect(forged).toMatchObject({ isError: true })
-    const otherArgs = await mcp.call('panel_delete_user', { u: 'alice', confirmToken: plan.confirmToken })
+    const otherArgs = await mcp.call('panel_delete_user', { username: 'alice', confirmToken: plan.confirmToken })
     expect(otherArgs.isError).toBe(true)
     expect(otherArgs.text).toMatch(/other arguments/)
-    const otherTool = await mcp.call('panel_delete_stream', { id: 'bob', confirmToken: plan.confirmToken })
+    const otherTool = await mcp.call('panel_delete_stream', { streamId: 'bob', confirmToken: plan.confirmToken })
     expect(otherTool.isError).toBe(true)
     expect((await stack.panel.call('GET', '/api/users/bob')).status).toBe(200)
     expect((await stack.panel.call('GET', '/api/users/alice')).status).toBe(200)
-    expect((await mcp.call('panel_delete_user', { u: 'bob', confirmToken: plan.confirmToken })).isError).toBe(false)
+    expect((await mcp.call('panel_delete_user', { username: 'bob', confirmToken: plan.confirmToken })).isError).toBe(false)
     expect((await stack.panel.call('GET', '/api/users/bob')).status).toBe(404)
-    const replay = await mcp.call('panel_delete_user', { u: 'bob', confirmToken: plan.confirmToken })
+    const replay = await mcp.call('panel_delete_user', { username: 'bob', confirmToken: plan.confirmToken })
     expect(replay.text).toMatch(/already used/)
     // An actionable next step from the daemon's refusal.
-    const stopPlan = await mcp.json('broadcaster_remove_channel', { id: 'live' })
-    const running = await mcp.call('broadcaster_remove_channel', { id: 'live', confirmToken: stopPlan.confirmToken })
+    const stopPlan = await mcp.json('broadcaster_remove_channel', { channelId: 'live' })
+    const running = await mcp.call('broadcaster_remove_channel', { channelId: 'live', confirmToken: stopPlan.confirmToken })
     expect(running.isError).toBe(true)
     expect(running.text).toMatch(/call broadcaster_stop_channel/)
     const audit = await mcp.audit()
@@ -114,12 +114,12 @@ describe('the tool server against real daemons', () => {
     const bad: Array<[string, Record<string, unknown>, RegExp]> = [
       ['panel_create_user', { username: 42, password: 'x' }, /username/],
       ['panel_create_user', { username: 'carol', password: 'carol-pw', extra: true }, /extra|unrecognized/i],
-      ['panel_set_stream_meta', { id: 'live', category: '["News"]' }, /category/],
-      ['broadcaster_add_channel', { id: 'x'.repeat(100_000), input: 'test' }, /id/],
-      ['panel_set_stream_art', { id: 'live', kind: 'poster', file: 'relative/poster.png' }, /absolute/],
-      ['panel_set_stream_art', { id: 'live', kind: 'poster', file: '/etc/passwd' }, /image file/],
+      ['panel_set_stream_meta', { streamId: 'live', category: '["News"]' }, /category/],
+      ['broadcaster_add_channel', { channelId: 'x'.repeat(100_000), input: 'test' }, /channelId/],
+      ['panel_set_stream_art', { streamId: 'live', kind: 'poster', file: 'relative/poster.png' }, /absolute/],
+      ['panel_set_stream_art', { streamId: 'live', kind: 'poster', file: '/etc/passwd' }, /image file/],
       ['panel_list_streams', { limit: '10' }, /limit/],
-      ['panel_delete_user', { u: { toString: 'x' } }, /u/]
+      ['panel_delete_user', { username: { toString: 'x' } }, /username/]
     ]
     for (const [tool, args, msg] of bad) {
       const r = await mcp.call(tool, args)
@@ -131,7 +131,7 @@ describe('the tool server against real daemons', () => {
     // An oversized or non-image art file is refused before anything is sent.
     const big = join(mcp.dir, 'big.png')
     await writeFile(big, Buffer.alloc(10 * 1024 * 1024 + 1))
-    expect((await mcp.call('panel_set_stream_art', { id: 'live', kind: 'poster', file: big })).text).toMatch(/at most 10 MiB/)
+    expect((await mcp.call('panel_set_stream_art', { streamId: 'live', kind: 'poster', file: big })).text).toMatch(/at most 10 MiB/)
     expect((await mcp.json('panel_status')).panelKey).toBe(stack.panel.panelKey)
   })
 
@@ -197,7 +197,7 @@ describe('the tool server against real daemons', () => {
     expect(audit.split('\n').length).toBeGreaterThan(30)
     await scanSeen(secrets, findSecrets)
     // The publisher's minted key went to a 0600 file, not to the result.
-    const pub = await mcp.json('panel_add_publisher', { name: 'site9', scopes: ['x*'] })
+    const pub = await mcp.json('panel_add_publisher', { publisher: 'site9', scopes: ['x*'] })
     expect(pub.secretKeyFile).toMatch(/publishers\/site9\.key$/)
     const key = (await readFile(pub.secretKeyFile, 'utf8')).trim()
     expect(key).toMatch(/^[0-9a-f]{128}$/)

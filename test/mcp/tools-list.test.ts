@@ -73,7 +73,7 @@ describe('tools/list', () => {
     expect(idem).toEqual(expect.arrayContaining(['panel_set_user_status', 'panel_set_max_devices', 'broadcaster_update_channel', 'panel_status']))
     expect(idem).not.toContain('panel_create_user')
     // The stream art tool takes a file path, never bytes in the arguments.
-    expect(Object.keys(tools.find((x) => x.name === 'panel_set_stream_art')!.inputSchema.properties ?? {}).sort()).toEqual(['file', 'id', 'kind'])
+    expect(Object.keys(tools.find((x) => x.name === 'panel_set_stream_art')!.inputSchema.properties ?? {}).sort()).toEqual(['file', 'kind', 'streamId'])
   })
 
   it('with the library and reseller configured their groups appear too; only configured groups are registered', async (t) => {
@@ -112,12 +112,50 @@ describe('tools/list', () => {
     }
     const nd = await startMcp(t, { panel: backend, broadcaster: backend }, ['--no-destructive'])
     expect((await nd.client.listTools()).tools.map((x) => x.name).sort()).toEqual(names(['panel', 'broadcaster', 'diagnose', 'docs'], ['R', 'W']))
-    const refused = await nd.call('broadcaster_remove_channel', { id: 'news' })
+    const refused = await nd.call('broadcaster_remove_channel', { channelId: 'news' })
     expect(refused).toMatchObject({ isError: true })
     expect(refused.text).toMatch(/--no-destructive/)
     // The config keys do the same; read-only wins over everything.
     const both = await startMcp(t, { panel: backend, readOnly: true, noDestructive: false })
     expect((await both.client.listTools()).tools.every((x) => x.annotations?.readOnlyHint === true)).toBe(true)
     expect((await ro.audit()).filter((e) => e.status === 'refused').map((e) => e.tool)).toEqual(['panel_create_user', 'panel_delete_user'])
+  })
+})
+
+describe('tool arguments', () => {
+  it("name each concept once across every tool's input schema (username, streamId, channelId, ...), never after a route's path parameter; the old names still work", async (t) => {
+    const ssh = { host: '127.0.0.1', user: 'root', keyPath: '/nonexistent/key', port: 22 }
+    const mcp = await startMcp(t, { panel: backend, broadcaster: backend, library: backend, reseller: backend, ssh, install: { repoDir: '/opt/arus' } })
+    const { tools } = await mcp.client.listTools()
+    const args = new Map(tools.map((x) => [x.name, Object.keys(x.inputSchema.properties ?? {})]))
+    expect(args.size).toBeGreaterThan(100)
+    // No tool names an argument after a route's own path parameter or a bare record name.
+    const routeNames = [...args].flatMap(([tool, keys]) => keys.filter((k) => ['u', 'id', 'name', 'acct'].includes(k)).map((k) => `${tool}.${k}`))
+    expect(routeNames).toEqual([])
+    // A reseller principal is a principal (a panel user is the username), in every reseller tool.
+    expect([...args].filter(([tool, keys]) => tool.startsWith('reseller_') && keys.includes('username')).map(([tool]) => tool)).toEqual([])
+    const expected: Record<string, string[]> = {
+      panel_create_user: ['username'], panel_get_user: ['username'], panel_list_devices: ['username'], panel_revoke_device: ['username', 'deviceId'],
+      panel_grant: ['username', 'streamId'], panel_revoke_grant: ['username', 'streamId'], panel_add_stream: ['streamId'], panel_set_stream_meta: ['streamId'],
+      panel_delete_stream: ['streamId'], panel_set_stream_art: ['streamId'], panel_get_package: ['package'], panel_add_package: ['package'],
+      panel_sync_source: ['source'], panel_add_source: ['source'], panel_add_publisher: ['publisher'], panel_set_publisher_scopes: ['publisher'],
+      panel_ack_report: ['reportId'], panel_add_admin: ['admin'], panel_remove_admin: ['admin'],
+      broadcaster_add_channel: ['channelId'], broadcaster_get_channel: ['channelId'], broadcaster_remove_channel: ['channelId'], broadcaster_add_admin: ['admin'],
+      library_add_title: ['titleId'], library_get_title: ['titleId'], library_delete_title: ['titleId'],
+      reseller_add_principal: ['principal'], reseller_get_principal: ['principal'], reseller_set_principal_status: ['principal'], reseller_ledger: ['principal', 'account'],
+      reseller_get_account: ['account']
+    }
+    for (const [tool, keys] of Object.entries(expected)) expect(args.get(tool), tool).toEqual(expect.arrayContaining(keys))
+
+    // The route's old names are still read (docs/mcp.md): the call gets past validation to the
+    // (unreachable) backend, or to the plan of a destructive tool; giving both names is refused.
+    const old = await mcp.call('panel_get_user', { u: 'alice' })
+    expect(old.isError).toBe(true)
+    expect(old.text).not.toMatch(/invalid arguments/)
+    const plan = await mcp.json('broadcaster_remove_channel', { id: 'news' })
+    expect(plan.plan).toContain('DELETE /api/channels/news')
+    expect((await mcp.call('broadcaster_remove_channel', { channelId: 'news', confirmToken: plan.confirmToken })).text).not.toMatch(/not applied/)
+    const both = await mcp.call('panel_get_user', { u: 'alice', username: 'bob' })
+    expect([both.isError, both.text]).toEqual([true, expect.stringMatching(/invalid arguments for panel_get_user/)])
   })
 })

@@ -31,12 +31,53 @@ function shapeOf (schema: z.ZodType | undefined): Record<string, z.ZodType> | nu
   return null
 }
 
+/**
+ * One name per concept across every tool's input (issue 44 item 12): a route names its path
+ * parameter after its own URL (`/api/users/:u`, `/api/streams/:id`, `/api/accounts/:acct`),
+ * a tool argument after what it is. The record a path segment or a creation names gets the
+ * name below; any other field keeps the route's name.
+ */
+export const CANONICAL_ARG: Readonly<Record<string, string>> = Object.freeze({
+  users: 'username',
+  streams: 'streamId',
+  grants: 'streamId',
+  devices: 'deviceId',
+  packages: 'package',
+  sources: 'source',
+  publishers: 'publisher',
+  admins: 'admin',
+  reports: 'reportId',
+  channels: 'channelId',
+  titles: 'titleId',
+  accounts: 'account',
+  principals: 'principal'
+})
+
+/** The fields that name the record a creation (`POST /api/<collection>`) makes. */
+const CREATION_ID_FIELDS = new Set(['id', 'name', 'username'])
+
+/** The tool argument of a route field: a path parameter by the segment before it, a creation's id field by its collection. */
+export function canonicalArg (route: Pick<RouteInfo, 'method' | 'url'>, where: 'params' | 'query' | 'body', field: string): string {
+  const segments = route.url.split('/')
+  if (where === 'params') {
+    const at = segments.indexOf(`:${field}`)
+    return CANONICAL_ARG[segments[at - 1] ?? ''] ?? field
+  }
+  const creation = route.method === 'POST' && segments.length === 3 && segments[1] === 'api'
+  if (where === 'body' && creation && CREATION_ID_FIELDS.has(field)) return CANONICAL_ARG[segments[2]!] ?? field
+  return field
+}
+
+/** One input field of a route tool: its argument name and the route field it fills. */
+export interface RouteField { arg: string; field: string }
+
 /** Where each input field of a route tool goes. */
-export interface RouteSplit { params: string[]; query: string[]; body: string[]; bodyOptional: boolean }
+export interface RouteSplit { params: RouteField[]; query: RouteField[]; body: RouteField[]; bodyOptional: boolean }
 
 /**
  * The tool input of a route: params, query and body fields side by side in one strict object
- * (no extra keys: a stringified object or a typo is refused, never forwarded).
+ * (no extra keys: a stringified object or a typo is refused, never forwarded), each under its
+ * canonical argument name ({@link canonicalArg}).
  */
 export function routeInput (route: RouteInfo, extra: Record<string, z.ZodType> = {}): { schema: z.ZodObject; split: RouteSplit } {
   const params = shapeOf(route.params) ?? {}
@@ -44,20 +85,31 @@ export function routeInput (route: RouteInfo, extra: Record<string, z.ZodType> =
   const body = shapeOf(route.body) ?? {}
   if (route.body !== undefined && shapeOf(route.body) === null) throw new Error(`route ${route.method} ${route.url}: a non-object body cannot be a tool input`)
   const bodyOptional = route.body instanceof z.ZodOptional
-  const bodyShape = bodyOptional ? Object.fromEntries(Object.entries(body).map(([k, v]) => [k, v.optional()])) : body
-  const schema = z.strictObject({ ...params, ...query, ...bodyShape, ...extra })
-  return { schema, split: { params: Object.keys(params), query: Object.keys(query), body: Object.keys(body), bodyOptional } }
+  const named = (where: 'params' | 'query' | 'body', shape: Record<string, z.ZodType>, optional = false) =>
+    Object.entries(shape).map(([field, schema]) => ({ arg: canonicalArg(route, where, field), field, schema: optional ? schema.optional() : schema }))
+  const fields = [...named('params', params), ...named('query', query), ...named('body', body, bodyOptional)]
+  const args = fields.map((f) => f.arg)
+  const clash = args.find((a, i) => args.indexOf(a) !== i || (a in extra))
+  if (clash !== undefined) throw new Error(`route ${route.method} ${route.url}: two inputs named ${clash}`)
+  const schema = z.strictObject({ ...Object.fromEntries(fields.map((f) => [f.arg, f.schema])), ...extra })
+  const pick = (shape: Record<string, z.ZodType>, where: 'params' | 'query' | 'body') => Object.keys(shape).map((field) => ({ arg: canonicalArg(route, where, field), field }))
+  return { schema, split: { params: pick(params, 'params'), query: pick(query, 'query'), body: pick(body, 'body'), bodyOptional } }
+}
+
+/** The route's own names of the arguments that differ from them (`{u: 'username'}`): the old names a call may still use. */
+export function routeAliases (split: RouteSplit): Record<string, string> {
+  return Object.fromEntries([...split.params, ...split.query, ...split.body].filter((f) => f.arg !== f.field).map((f) => [f.field, f.arg]))
 }
 
 /** Fills the path and query of a route from validated input; the rest is the JSON body. */
 export function routeRequest (route: RouteInfo, split: RouteSplit, input: Record<string, unknown>): { path: string; body: unknown } {
   let path = route.url
-  for (const k of split.params) path = path.replace(`:${k}`, encodeURIComponent(String(input[k])))
+  for (const { arg, field } of split.params) path = path.replace(`:${field}`, encodeURIComponent(String(input[arg])))
   const q = new URLSearchParams()
-  for (const k of split.query) if (input[k] !== undefined) q.set(k, String(input[k]))
+  for (const { arg, field } of split.query) if (input[arg] !== undefined) q.set(field, String(input[arg]))
   const qs = q.toString()
   const body: Record<string, unknown> = {}
-  for (const k of split.body) if (input[k] !== undefined) body[k] = input[k]
+  for (const { arg, field } of split.body) if (input[arg] !== undefined) body[field] = input[arg]
   const hasBody = route.body !== undefined && !(split.bodyOptional && Object.keys(body).length === 0)
   return { path: qs === '' ? path : `${path}?${qs}`, body: hasBody ? body : undefined }
 }

@@ -8,7 +8,7 @@ import {
 import { z } from 'zod'
 import { PROMPTS } from './prompts.js'
 import { hiddenBy, untrustedText, visible, type AuditLog, type Modes, type Planner } from './safety.js'
-import { ToolFailure, type ToolContext, type ToolDef } from './tool.js'
+import { canonicalArgs, ToolFailure, type ToolContext, type ToolDef } from './tool.js'
 import { docFiles } from './tools/docs.js'
 import { redactSecrets } from './tools/shape.js'
 
@@ -69,7 +69,7 @@ export function buildMcpServer (d: ServerDeps): Server {
     if (!t) { await audit('refused', 'MCP_UNKNOWN_TOOL'); return fail(`unknown tool ${name}: list the tools with tools/list`) }
     const hidden = hiddenBy(t.klass, d.modes)
     if (hidden) { await audit('refused', 'MCP_MODE'); return fail(`${name} refused: ${hidden}`) }
-    const parsed = callSchema(t).safeParse(raw)
+    const parsed = callSchema(t).safeParse(canonicalArgs(t, raw))
     if (!parsed.success) {
       await audit('refused', 'MCP_INVALID_ARGUMENTS')
       const issues = parsed.error.issues.slice(0, 8).map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`)

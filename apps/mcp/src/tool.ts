@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { Backend } from './backend.js'
 import { BackendError } from './backend.js'
 import type { McpConfig, Service } from './config.js'
-import { routeInput, routeRequest, type RouteTables } from './routes.js'
+import { routeAliases, routeInput, routeRequest, type RouteTables } from './routes.js'
 
 /**
  * A tool: its name and class (R read-only, W additive write, D destructive — spec 2's table),
@@ -41,6 +41,23 @@ export interface ToolDef {
   run(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolOutput>
   /** D tools: what the call would do, shown with the plan token. */
   describe?(args: Record<string, unknown>): string
+  /**
+   * Older argument names still accepted (`{u: 'username'}`): a call that uses one instead of its
+   * canonical name is read as if it used the canonical one. Never listed in the input schema.
+   */
+  aliases?: Readonly<Record<string, string>>
+}
+
+/** `args` with each alias of `t` renamed to its canonical name (unless the call also gives that name: then the strict schema refuses the alias). */
+export function canonicalArgs (t: Pick<ToolDef, 'aliases'>, args: Record<string, unknown>): Record<string, unknown> {
+  if (t.aliases === undefined) return args
+  const out = { ...args }
+  for (const [old, name] of Object.entries(t.aliases)) {
+    if (!Object.hasOwn(out, old) || Object.hasOwn(out, name)) continue
+    out[name] = out[old]
+    delete out[old]
+  }
+  return out
 }
 
 /** A refusal or failure with an actionable next step: becomes `isError: true`, never a protocol error. */
@@ -130,6 +147,7 @@ export function routeTool (tables: RouteTables, s: RouteToolSpec): ToolDef {
       const shaped = s.transform ? s.transform(data, args) : data
       return { data: typeof shaped === 'object' && shaped !== null && !Array.isArray(shaped) ? shaped : { result: shaped }, ...(s.untrusted ? { untrusted: true } : {}) }
     },
-    describe: (args) => `${route.method} ${routeRequest(route, split, args).path} on the ${s.service}: ${route.summary}`
+    describe: (args) => `${route.method} ${routeRequest(route, split, args).path} on the ${s.service}: ${route.summary}`,
+    aliases: routeAliases(split)
   }
 }

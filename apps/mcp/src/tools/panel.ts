@@ -126,8 +126,9 @@ function setStreamArt (): ToolDef {
     description: 'Reads an image file on this machine (absolute path; .png .jpg .jpeg .webp .gif; at most 10 MiB) and uploads it as the stream\'s poster, backdrop or logo. (POST /api/streams/:id/art/:kind on the panel)',
     service: 'panel',
     idempotent: true,
+    aliases: { id: 'streamId' },
     input: z.strictObject({
-      id: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/),
+      streamId: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/),
       kind: z.enum(['poster', 'backdrop', 'logo']),
       file: z.string().min(2).max(4096).refine(isAbsolute, 'an absolute path').refine((p) => ART_TYPES[extname(p).toLowerCase()] !== undefined, 'an image file: .png .jpg .jpeg .webp or .gif')
     }),
@@ -137,7 +138,7 @@ function setStreamArt (): ToolDef {
       if (!info?.isFile()) throw new ToolFailure(`no such file: ${file}`)
       if (info.size > ART_MAX_BYTES) throw new ToolFailure(`${file} is ${info.size} bytes: art is at most 10 MiB`)
       const bytes = await readFile(file)
-      const r = await backendOf(ctx, 'panel').call('POST', `/api/streams/${encodeURIComponent(a.id as string)}/art/${a.kind as string}`, { raw: { bytes, type: ART_TYPES[extname(file).toLowerCase()]! } })
+      const r = await backendOf(ctx, 'panel').call('POST', `/api/streams/${encodeURIComponent(a.streamId as string)}/art/${a.kind as string}`, { raw: { bytes, type: ART_TYPES[extname(file).toLowerCase()]! } })
       if (r.status !== 200) throw failureFrom('panel', r.status, r.body)
       return { data: r.body as Record<string, unknown> }
     }
