@@ -42,6 +42,8 @@ const SEED = Number(flag('seed') ?? 41)
 const WARM_DIAL = flag('warm-dial') !== 'off'
 /** `--unshaped`: the broadcaster without origin upload shaping (ORIGIN_PEERS_PER_BLOCK=0), for comparison. */
 const UNSHAPED = process.argv.includes('--unshaped')
+/** `--all-client-only`: every viewer uploads nothing (a diagnostic: only the origin and a repeater serve; not written to the doc). */
+const ALL_CLIENT_ONLY = process.argv.includes('--all-client-only')
 /** `--bc-env=K=V,K=V`: extra broadcaster environment (a shaping experiment; not written to the doc). */
 const BC_ENV: Record<string, string> = Object.fromEntries((flag('bc-env') ?? '').split(',').filter((kv) => kv.includes('=')).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]))
 /**
@@ -149,6 +151,8 @@ interface RunResult {
   join: { coldP50: number | null; coldP95: number | null; returningP50: number | null; returningP95: number | null; coldN: number; returningN: number; breakdown: Record<'cold' | 'returning', { connect: number | null; login: number | null; resolve: number | null; first: number | null }> }
   latency: { playheadP50: number | null; playheadP95: number | null; edgeP50: number | null; edgeP95: number | null; n: number }
   perViewer: { cpuPct: number | null; rssMiB: number | null }
+  /** Each viewer at the window's end (diagnostics: who played what, and from whom it downloaded). */
+  viewers: Array<{ name: string; cls: string; stays: boolean; on: boolean; joins: number; error: string | null; peers: number; joinMs: number | null; segments: number; skipped: number; errors: number; stalls: number; stallMs: number; playedMs: number; lastLoaded: { seq: number; behindMs: number | null } | null; downloadedFrom: Record<string, number>; uploaded: number }>
   delay: { cpuPct: number | null; packets: number; lateP99Us: number; lateMaxUs: number; queueDrops: number }
 }
 
@@ -191,7 +195,7 @@ async function runSize (n: number, withRepeater = false): Promise<RunResult> {
       s.startedAt = Date.now()
       s.base = 0
       s.joins.push({ kind, joinMs: null, at: s.startedAt, phases: null })
-      agents.get(s.home)!.start(panel!.panelKey, [{ name: s.name, user: s.user.name, password: s.user.password, channel: 'bench', uploadPolicy: s.cls === 'phone' ? 'client-only' : 'reseed', warmDial: WARM_DIAL, storeDir: join(lab.dir, 'stores', `${s.name}-${s.gen}`) }])
+      agents.get(s.home)!.start(panel!.panelKey, [{ name: s.name, user: s.user.name, password: s.user.password, channel: 'bench', uploadPolicy: s.cls === 'phone' || ALL_CLIENT_ONLY ? 'client-only' : 'reseed', warmDial: WARM_DIAL, storeDir: join(lab.dir, 'stores', `${s.name}-${s.gen}`) }])
     }
     const report = async (): Promise<Map<string, ViewerReport>> => {
       const all = await Promise.all([...agents.values()].map((a) => a.report(20_000).catch(() => [] as ViewerReport[])))
@@ -324,6 +328,19 @@ async function runSize (n: number, withRepeater = false): Promise<RunResult> {
       join: { coldP50: quantile(cold, 0.5), coldP95: quantile(cold, 0.95), returningP50: quantile(ret, 0.5), returningP95: quantile(ret, 0.95), coldN: cold.length, returningN: ret.length, breakdown: { cold: breakdown(joinsAll, 'cold'), returning: breakdown(joinsAll, 'returning') } },
       latency: { playheadP50: quantile(playhead, 0.5), playheadP95: quantile(playhead, 0.95), edgeP50: quantile(edge, 0.5), edgeP95: quantile(edge, 0.95), n: playhead.length },
       perViewer: { cpuPct: agentCpuMs / (windowS * 10) / n, rssMiB: rss.reduce((a, b) => a + b, 0) / n / 1048576 },
+      viewers: slots.map((s) => {
+        const r = end.get(s.name)
+        const m = r?.model ?? null
+        const last = m?.loaded.at(-1) ?? null
+        const w = last === null ? undefined : written.get(last.seq)
+        const from: Record<string, number> = {}
+        for (const p of Object.values(r?.bytesByPeer ?? {})) {
+          const host = p.remote?.split(':')[0] ?? 'unknown'
+          const kind = host === lab.plan.origin.addr ? 'origin' : host === lab.plan.repeater?.addr ? 'repeater' : host
+          from[kind] = (from[kind] ?? 0) + p.downloaded
+        }
+        return { name: s.name, cls: s.cls, stays: s.stays, on: s.on, joins: s.joins.length, error: r?.error ?? null, peers: r?.peers ?? 0, joinMs: m?.joinMs ?? null, segments: m?.segments ?? 0, skipped: m?.skipped ?? 0, errors: m?.errors ?? 0, stalls: m?.stalls ?? 0, stallMs: m?.stallMs ?? 0, playedMs: m?.playedMs ?? 0, lastLoaded: last === null ? null : { seq: last.seq, behindMs: w === undefined ? null : last.at - w }, downloadedFrom: from, uploaded: upOf(r) }
+      }),
       delay: {
         cpuPct: delay0 && delay1 ? ((delay1.cpuUserMs + delay1.cpuSysMs) - (delay0.cpuUserMs + delay0.cpuSysMs)) / (windowS * 10) : null,
         packets: (delay1?.packets ?? 0) - (delay0?.packets ?? 0),
@@ -388,6 +405,6 @@ const body = [
 ].join('\n')
 console.log(body)
 if (FULL) await writeDocBlock('bench-swarm', '## Swarm under real networks (`pnpm bench:swarm`)', body)
-const SCENARIO_DEFAULTS = flag('window') === undefined && flag('warmup') === undefined && WARM_DIAL && !UNSHAPED && Object.keys(BC_ENV).length === 0
+const SCENARIO_DEFAULTS = flag('window') === undefined && flag('warmup') === undefined && WARM_DIAL && !UNSHAPED && !ALL_CLIENT_ONLY && Object.keys(BC_ENV).length === 0
 if (SCENARIO_REPEATER && SCENARIO_DEFAULTS) await writeDocBlock('bench-swarm-repeater', '## Swarm with a repeater (`pnpm bench:swarm -- --scenario=repeater`, issue 42)', body)
 process.exit(0)

@@ -69,6 +69,13 @@ export interface UploadShapingStats {
   late: number
   /** Requests answered at once because they came from a trusted relay (also counted in `served`). */
   relayServed: number
+  /**
+   * With trusted relays configured: block requests from other peers answered at once, by why —
+   * the peer had been sent the block before (`repeat`), no relay was active (`noRelay`), or the
+   * block had not reached a relay yet and was not fresh enough to wait for one (`notRelayable`).
+   * Diagnostics for the network lab (docs/benchmarks.md "Swarm with a repeater").
+   */
+  viewerServed: { repeat: number; noRelay: number; notRelayable: number }
 }
 
 export interface UploadShaper {
@@ -96,7 +103,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
   if (!Number.isInteger(holdMs) || holdMs < 0 || holdMs > 60_000) throw FeedError.invalidArgument('holdMs', 'must be an integer 0-60000')
   const trusted = trustedRelays(init.relays)
 
-  const stats: UploadShapingStats = { served: 0, held: 0, cancelled: 0, released: 0, cancelWaitMs: 0, late: 0, relayServed: 0 }
+  const stats: UploadShapingStats = { served: 0, held: 0, cancelled: 0, released: 0, cancelWaitMs: 0, late: 0, relayServed: 0, viewerServed: { repeat: 0, noRelay: 0, notRelayable: 0 } }
   /** When each block index was appended here (while shaping), bounded like servedTo. */
   const appendedAt = new Map<number, number>()
   let knownLength = core.length
@@ -241,6 +248,11 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
         return onrequest.call(this, msg)
       }
       if (had || !relayable(index, who)) {
+        if (trusted.size > 0) {
+          if (had) stats.viewerServed.repeat++
+          else if (!relayHere(who)) stats.viewerServed.noRelay++
+          else stats.viewerServed.notRelayable++
+        }
         remember(index, who)
         stats.served++
         return onrequest.call(this, msg)
@@ -324,7 +336,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
   for (const peer of core.peers as unknown as WirePeer[]) wrap(peer)
 
   return {
-    stats: () => ({ ...stats }),
+    stats: () => ({ ...stats, viewerServed: { ...stats.viewerServed } }),
     close () {
       if (closed) return
       closed = true

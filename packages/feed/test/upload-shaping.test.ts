@@ -331,6 +331,9 @@ describe('origin upload shaping', () => {
     // holdMs is 60 s, beyond this read's bound: a held request would fail it.
     expect((await viewer.reader.readFile('/seg1.ts', { timeoutMs: 30_000 })).byteLength).toBe(65_536)
     expect(shaper.stats().held).toBe(0)
+    // Counted as answered because no relay was active (the lab's diagnostics read this).
+    expect(shaper.stats().viewerServed.noRelay).toBeGreaterThan(0)
+    expect(shaper.stats().viewerServed.repeat).toBe(0)
   }, 60_000)
 
   it('refuses a relays value that is not a list of 64-character hex keys', async (t) => {
