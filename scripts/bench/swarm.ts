@@ -44,6 +44,7 @@ const WARM_DIAL = flag('warm-dial') !== 'off'
 const UNSHAPED = process.argv.includes('--unshaped')
 /** `--all-client-only`: every viewer uploads nothing (a diagnostic: only the origin and a repeater serve; not written to the doc). */
 const ALL_CLIENT_ONLY = process.argv.includes('--all-client-only')
+const TIMELINE = process.argv.includes('--timeline')
 /** `--bc-env=K=V,K=V`: extra broadcaster environment (a shaping experiment; not written to the doc). */
 const BC_ENV: Record<string, string> = Object.fromEntries((flag('bc-env') ?? '').split(',').filter((kv) => kv.includes('=')).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]))
 /**
@@ -174,7 +175,7 @@ async function runSize (n: number, withRepeater = false): Promise<RunResult> {
       const repNs = lab.plan.repeater!.ns
       rep = await startRepeater(ctx, { panel, netns: repNs, exposeUrl: async (url) => lab.expose(repNs, Number(new URL(url).port)), logs: join(lab.dir, 'logs') })
     }
-    bc = await startBroadcaster(ctx, { panel, netns: origin, exposeUrl: expose, logs: join(lab.dir, 'logs'), env: { ...BC_ENV, ...(UNSHAPED ? { ORIGIN_PEERS_PER_BLOCK: '0' } : {}), ...(rep === null ? {} : { ORIGIN_RELAY_KEYS: rep.publicKey }) } })
+    bc = await startBroadcaster(ctx, { panel, netns: origin, exposeUrl: expose, logs: join(lab.dir, 'logs'), env: { ...(ORIGIN_UP === null ? {} : { ORIGIN_UPLINK_KBIT: String(Math.round(ORIGIN_UP * 1000)) }), ...BC_ENV, ...(UNSHAPED ? { ORIGIN_PEERS_PER_BLOCK: '0' } : {}), ...(rep === null ? {} : { ORIGIN_RELAY_KEYS: rep.publicKey }) } })
     await bc.channel('bench', CHANNEL, { timeoutMs: 60_000 })
     for (const s of slots) await panel.api('POST', `/api/users/${s.name}/grants`, { streamId: 'bench' })
     // Segment write times at the origin: the broadcaster's lastSequence, polled.
@@ -209,6 +210,19 @@ async function runSize (n: number, withRepeater = false): Promise<RunResult> {
 
     // Everyone joins at once-ish (a stagger of 0-10 s), all cold.
     for (const s of slots) setTimeout(() => { tuneIn(s, 'cold') }, Math.floor(rand() * 10_000))
+    // `--timeline`: every 10 s, the repeater's mirror and the origin's shaping counters (diagnostics, stderr only).
+    const timelineStop = new AbortController()
+    const timeline = !TIMELINE
+      ? Promise.resolve()
+      : (async () => {
+          const t0 = Date.now()
+          while (!timelineStop.signal.aborted) {
+            const m = (await rep?.health().catch(() => null))?.mirrors.find((x) => x.id === 'bench')
+            const v = await Promise.resolve().then(() => bc!.api<any>('GET', '/api/channels/bench')).catch(() => null)
+            log(`t=${Math.round((Date.now() - t0) / 1000)}s repeater ${JSON.stringify(m === undefined ? null : { in: m.bytesIn, out: m.bytesOut, lag: m.lag, peers: m.peers, blobPeers: m.blobPeers, requestsIn: m.requestsIn, noDataOut: m.noDataOut })} origin ${JSON.stringify({ up: v?.egress?.uploadedBytes ?? null, shaping: v?.egress?.shaping ?? null })}`)
+            await sleep(10_000, undefined, { signal: timelineStop.signal }).catch(() => {})
+          }
+        })()
     await sleep(11_000)
     const playingNow = async (): Promise<number> => [...(await report()).values()].filter((r) => r.model?.joinMs != null).length
     await waitFor(async () => (await playingNow()) >= Math.ceil(n * 0.8),
@@ -306,6 +320,8 @@ async function runSize (n: number, withRepeater = false): Promise<RunResult> {
     let agentCpuMs = 0
     for (const [k, a0] of agentCpu0) { const a1 = agentCpu1.get(k); if (a0 && a1) agentCpuMs += a1.cpuMs - a0.cpuMs }
     const rss = await Promise.all([...agents.values()].map(async (a) => (await procStat(a.proc.child.pid!))?.rss ?? 0))
+    timelineStop.abort()
+    await timeline
     pollStop.abort()
     await poller
     const result: RunResult = {

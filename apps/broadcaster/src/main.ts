@@ -1,6 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises'
 import type { FastifyInstance } from 'fastify'
 import { fromHex } from '@arus/crypto'
+import { createEgressBudget } from '@arus/feed'
 import { controlSettings, ensurePrivateDir, listenControlServer, loadSigningKey, swarmSettings, type Logger } from '@arus/service'
 import { createStore, createSwarm, parseBootstrap, tuneSocketBuffers } from '@arus/swarm'
 import { openAnalytics, type Analytics } from './analytics.js'
@@ -21,6 +22,9 @@ import { createPanelLink } from '@arus/publisher'
 import { broadcasterSnapshots, managerWriter } from './snapshots.js'
 import { healthExtras, serviceStatus } from './status.js'
 import { managerSettings } from './settings.js'
+
+/** The share of ORIGIN_UPLINK_KBIT that block answers may use (the rest: the panel, syncs, encryption and UDX overhead). */
+const ORIGIN_BUDGET_SHARE = 0.85
 
 /** A running broadcaster (the composition root's product); `close` tears down in reverse order. */
 export interface RunningBroadcaster {
@@ -58,9 +62,13 @@ export async function main (config: BroadcasterConfig, log: Logger): Promise<Run
     enabled: config.ANALYTICS_ENABLED, retentionDays: config.ANALYTICS_RETENTION_DAYS, sampleMs: config.ANALYTICS_SAMPLE_SEC * 1000, path: paths.analytics
   })
   const incidents = await openIncidentLog(paths.incidents, { onIncident: () => analytics.incident() })
+  // One upload budget for every channel: they share this box's uplink.
+  const budget = config.ORIGIN_UPLINK_KBIT > 0 ? createEgressBudget({ bytesPerSecond: config.ORIGIN_UPLINK_KBIT * 1000 / 8 * ORIGIN_BUDGET_SHARE }) : undefined
   const feeds = createFeedHost({ store, swarm, stores, log }, {
     graceMs: config.ROTATE_GRACE_SEC * 1000,
-    uploadShaping: config.ORIGIN_PEERS_PER_BLOCK === 0 ? false : { peersPerBlock: config.ORIGIN_PEERS_PER_BLOCK, holdMs: config.ORIGIN_HOLD_MS, relays: config.ORIGIN_RELAY_KEYS }
+    uploadShaping: config.ORIGIN_PEERS_PER_BLOCK === 0
+      ? false
+      : { peersPerBlock: config.ORIGIN_PEERS_PER_BLOCK, holdMs: config.ORIGIN_HOLD_MS, relays: config.ORIGIN_RELAY_KEYS, ...(budget === undefined ? {} : { budget }) }
   })
   const slates = createSlateFactory({ ffmpeg: config.FFMPEG_PATH, dir: paths.slates })
   const manager = createChannelManager({ stores, feeds, link, slates, incidents, log, onRespawn: (id) => analytics.respawn(id) }, managerSettings(config, paths))

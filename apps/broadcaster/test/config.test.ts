@@ -27,4 +27,14 @@ describe('broadcaster config', () => {
       expect(err.message).toContain('ORIGIN_RELAY_KEYS')
     }
   })
+
+  it('ORIGIN_UPLINK_KBIT: 0 (no pacing) by default, a rate in kbit/s; nonsense aborts boot naming it', () => {
+    expect(loadBroadcasterConfig({}).ORIGIN_UPLINK_KBIT).toBe(0)
+    expect(loadBroadcasterConfig({ ORIGIN_UPLINK_KBIT: '1500' }).ORIGIN_UPLINK_KBIT).toBe(1500)
+    for (const value of ['-1', 'fast', '1.5']) {
+      const err = refusal({ ORIGIN_UPLINK_KBIT: value })
+      expect(err.code).toBe('SERVICE_INVALID_CONFIG')
+      expect(err.message).toContain('ORIGIN_UPLINK_KBIT')
+    }
+  })
 })

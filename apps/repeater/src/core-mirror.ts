@@ -1,6 +1,6 @@
 import type Corestore from 'corestore'
 import type Hypercore from 'hypercore'
-import { COMPACT_AFTER_BYTES, reannounce } from '@arus/feed'
+import { COMPACT_AFTER_BYTES, paceRequests, reannounce, type RequestPacer } from '@arus/feed'
 
 /**
  * One hypercore mirrored by key, keylessly: its blocks are stored and served as they arrive
@@ -16,6 +16,9 @@ import { COMPACT_AFTER_BYTES, reannounce } from '@arus/feed'
  * held (`reannounce`: hypercore 11.37.1 makes a peer forget the blocks above a dropped one).
  */
 export type MirrorMode = 'window' | 'all'
+
+/** A block request of the mirror unanswered this long is asked of another peer (request-pacing.ts). */
+const ABANDON_AFTER_MS = 3000
 
 export interface CoreMirrorInit {
   store: Corestore
@@ -42,6 +45,9 @@ export interface CoreMirrorStats {
   lag: number
   /** Peers replicating this core with the repeater. */
   peers: number
+  /** Block requests received, and "no data" answers sent (diagnostics: a requester pauses a peer after 32 of those). */
+  requestsIn: number
+  noDataOut: number
 }
 
 interface Arrival { index: number; at: number; bytes: number }
@@ -86,10 +92,19 @@ export class CoreMirror {
   private evicted = false
   private closed = false
   private working: Promise<void> = Promise.resolve()
+  /**
+   * Few requests in flight at a peer that answers slowly, many at a fast one (the origin): a
+   * viewer that has not asked the mirror for anything yet is still a source to askOnlySources,
+   * and with 24 viewers the mirror's range requests queued behind their home uplinks until it
+   * fell minutes behind the head (docs/benchmarks.md "Swarm with a repeater"). A request
+   * unanswered for ABANDON_AFTER_MS is cancelled there and asked again of another peer.
+   */
+  private readonly pacer: RequestPacer
 
   constructor (private readonly init: CoreMirrorInit) {
     this.core = init.store.get({ key: init.key })
     this.now = init.now ?? Date.now
+    this.pacer = paceRequests(this.core, { abandonAfterMs: ABANDON_AFTER_MS })
     this.core.on('download', (index: number, bytes: number) => this.ondownload(index, bytes))
     this.core.on('peer-add', (peer: unknown) => { askOnlySources(peer as WirePeer) })
     this.core.on('upload', (_index: number, bytes: number) => { this.bytesOut += bytes })
@@ -238,7 +253,8 @@ export class CoreMirror {
       bytesHeld: Math.max(0, this.heldBytes),
       length,
       lag: this.evicted || length === 0 ? 0 : Math.max(0, length - 1 - this.newest),
-      peers: this.core.peers.length
+      peers: this.core.peers.length,
+      ...wireCounts(this.core)
     }
   }
 
@@ -257,7 +273,14 @@ export class CoreMirror {
     this.closed = true
     this.range?.destroy()
     this.range = null
+    this.pacer.close()
     await this.working
     await this.core.close().catch(() => {})
   }
+}
+
+/** hypercore 11's replicator wire counters (internals, pinned by the workspace override; 0 if absent). */
+function wireCounts (core: Hypercore): { requestsIn: number; noDataOut: number } {
+  const stats = (core as unknown as { replicator?: { stats?: { wireRequest?: { rx?: number }; wireNoData?: { tx?: number } } } }).replicator?.stats
+  return { requestsIn: stats?.wireRequest?.rx ?? 0, noDataOut: stats?.wireNoData?.tx ?? 0 }
 }

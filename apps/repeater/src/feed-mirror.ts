@@ -25,6 +25,10 @@ export interface FeedMirrorStats {
   bytesHeld: number
   /** Blob blocks between the newest held and the origin's head. */
   lag: number
+  /** The blob core's peers, block requests received and "no data" answers sent (diagnostics). */
+  blobPeers: number
+  requestsIn: number
+  noDataOut: number
   /** A VOD title held whole (every block of both cores); false for live channels. */
   complete: boolean
 }
@@ -140,6 +144,9 @@ export class FeedMirror {
       blocksHeld: m.blocksHeld + b.blocksHeld,
       bytesHeld: m.bytesHeld + b.bytesHeld,
       lag: b.lag,
+      blobPeers: b.peers,
+      requestsIn: m.requestsIn + b.requestsIn,
+      noDataOut: m.noDataOut + b.noDataOut,
       complete: this.target.type === 'vod' && !this.evicted && m.length > 0 && b.length > 0 && m.blocksHeld === m.length && b.blocksHeld === b.length
     }
   }

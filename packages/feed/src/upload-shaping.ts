@@ -1,4 +1,5 @@
 import type Hypercore from 'hypercore'
+import type { EgressBudget } from './egress-budget.js'
 import { FeedError } from './errors.js'
 
 /**
@@ -52,6 +53,12 @@ export interface UploadShapingInit {
    * relay, shaping is as if none were given. Each must be 64 hex characters. Default none.
    */
   relays?: Iterable<string>
+  /**
+   * The origin's upload budget (createEgressBudget; one per process, shared by every channel):
+   * block answers leave no faster than the uplink carries, a trusted relay's first. Default none
+   * (answers leave as fast as they are asked for).
+   */
+  budget?: EgressBudget
 }
 
 export interface UploadShapingStats {
@@ -102,6 +109,9 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
   if (!Number.isInteger(peersPerBlock) || peersPerBlock < 1) throw FeedError.invalidArgument('peersPerBlock', 'must be an integer >= 1')
   if (!Number.isInteger(holdMs) || holdMs < 0 || holdMs > 60_000) throw FeedError.invalidArgument('holdMs', 'must be an integer 0-60000')
   const trusted = trustedRelays(init.relays)
+  const budget = init.budget
+  /** What one block answer costs the budget: the core's mean block size. */
+  const blockBytes = (): number => core.length > 0 ? core.byteLength / core.length : 65_536
 
   const stats: UploadShapingStats = { served: 0, held: 0, cancelled: 0, released: 0, cancelWaitMs: 0, late: 0, relayServed: 0, viewerServed: { repeat: 0, noRelay: 0, notRelayable: 0 } }
   /** When each block index was appended here (while shaping), bounded like servedTo. */
@@ -222,6 +232,19 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
     const onrequest = peer.onrequest
     const oncancel = peer.oncancel
     const held = new Map<number, { timer: NodeJS.Timeout; since: number; release: () => void; entry: HeldEntry }>()
+    /** Answers waiting for the budget, by request id (a cancel drops one). */
+    const budgeted = new Map<number, WireRequest>()
+    /** Answers `msg` now, or when the budget allows (priority 0: a trusted relay). */
+    const answer = (self: unknown, msg: WireRequest, priority: 0 | 1): unknown => {
+      if (budget === undefined) return onrequest.call(self, msg)
+      budgeted.set(msg.id, msg)
+      budget.admit(priority, blockBytes(), () => {
+        if (budgeted.get(msg.id) !== msg) return
+        budgeted.delete(msg.id)
+        Promise.resolve(onrequest.call(self, msg)).catch(() => {})
+      }, () => budgeted.get(msg.id) !== msg)
+      return undefined
+    }
 
     peer.onrequest = function (msg: WireRequest) {
       const plainBlock = msg.block !== null && msg.hash === null && msg.seek === null && msg.upgrade === null
@@ -234,7 +257,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
         remember(index, who)
         stats.relayServed++
         stats.served++
-        return onrequest.call(this, msg)
+        return answer(this, msg, 0)
       }
       const had = servedTo.get(index)?.has(who) === true
       const fresh = !stale(index)
@@ -245,7 +268,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
         remember(index, who)
         stats.late++
         stats.served++
-        return onrequest.call(this, msg)
+        return answer(this, msg, 1)
       }
       if (had || !relayable(index, who)) {
         if (trusted.size > 0) {
@@ -255,7 +278,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
         }
         remember(index, who)
         stats.served++
-        return onrequest.call(this, msg)
+        return answer(this, msg, 1)
       }
       return hold(msg, index, fresh)
     }
@@ -270,7 +293,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
         remember(index, who)
         stats.released++
         try {
-          Promise.resolve(onrequest.call(peer, msg)).catch(() => {})
+          Promise.resolve(answer(peer, msg, 1)).catch(() => {})
         } catch {
           // the peer went away while the request was held: nothing to answer
         }
@@ -295,6 +318,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
       held.set(msg.id, { timer: setTimeout(expire, holdMs), since, release, entry })
     }
     peer.oncancel = function (msg: { request: number }) {
+      budgeted.delete(msg.request)
       const h = held.get(msg.request)
       if (h) {
         clearTimeout(h.timer)
@@ -308,6 +332,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
     drops.set(peer, () => {
       for (const h of held.values()) { clearTimeout(h.timer); holding.delete(h.entry) }
       held.clear()
+      budgeted.clear()
     })
     restores.push(() => {
       peer.onrequest = onrequest

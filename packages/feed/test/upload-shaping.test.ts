@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import b4a from 'b4a'
-import { RELAY_IDLE_MS, refuseUploads, shapeUploads } from '@arus/feed'
+import { RELAY_IDLE_MS, createEgressBudget, refuseUploads, shapeUploads } from '@arus/feed'
 import type { FeedWriterInit } from '@arus/feed'
 import { createTestnet, waitFor, withTimeout } from '@arus/testkit'
 import type { TestContextLike } from '@arus/testkit'
@@ -89,6 +89,35 @@ describe('origin upload shaping', () => {
       expect((await reader.readFile('/seg0.ts', { timeoutMs: 20_000 })).byteLength).toBe(65_536)
     }
     expect(shaper.stats().released).toBeGreaterThan(0)
+  }, 60_000)
+
+  it('with a budget, every block answer goes through it (a relay first) and the reads complete', async (t) => {
+    const o = await liveOrigin(t, 65_536)
+    const blobs = o.writer.drive.blobs!.core
+    const budget = createEgressBudget({ bytesPerSecond: 200_000, burstMs: 0 })
+    t.onTestFinished(() => budget.close())
+    const relay = await readerOf(t, o, 'client')
+    const relayKey = hexKey(relay.swarm.keyPair.publicKey)
+    await relay.reader.drive.getBlobs()
+    await waitFor(() => blobs.peers.some((p) => hexKey(p.remotePublicKey) === relayKey), { timeoutMs: 20_000, message: 'relay on the blob core' })
+    const shaper = shapeUploads(blobs, { peersPerBlock: 2, holdMs: 200, freshMs: 0, relays: [relayKey], budget })
+    t.onTestFinished(() => shaper.close())
+    expect((await relay.reader.readFile('/seg0.ts', { timeoutMs: 20_000 })).byteLength).toBe(65_536)
+    const afterRelay = budget.stats()
+    expect(afterRelay.admitted).toBeGreaterThan(0)
+    expect(afterRelay.bytes).toBeGreaterThan(0)
+    // A second segment: 256 kB through a 200 kB/s budget makes answers wait, and both readers still get it.
+    await o.writer.putSegment('seg1.ts', segmentBytes(1, 262_144))
+    await o.writer.putPlaylist(playlistOf([0, 1]))
+    const viewer = await readerOf(t, o, 'client')
+    const [a, b] = await Promise.all([
+      relay.reader.readFile('/seg1.ts', { timeoutMs: 30_000 }),
+      viewer.reader.readFile('/seg1.ts', { timeoutMs: 30_000 })
+    ])
+    expect(a.byteLength).toBe(262_144)
+    expect(b.byteLength).toBe(262_144)
+    expect(budget.stats().waited).toBeGreaterThan(0)
+    expect(budget.stats().admitted).toBeGreaterThan(afterRelay.admitted)
   }, 60_000)
 
   it('is a writer option: uploadShaping shapes the blob core and stats() reports uploads', async (t) => {
