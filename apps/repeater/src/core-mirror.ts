@@ -53,7 +53,7 @@ export interface CoreMirrorStats {
 interface Arrival { index: number; at: number; bytes: number }
 
 /** What {@link askOnlySources} touches of hypercore 11.37.1's per-peer replicator state. */
-interface WirePeer { onrequest?: (msg: { block: unknown }) => unknown; remoteUploading?: boolean; arusConsumer?: boolean }
+interface WirePeer { onrequest?: (msg: { block: unknown }) => unknown; remoteUploading?: boolean; paused?: boolean; arusConsumer?: boolean }
 
 /**
  * A peer that asks the repeater for a block is a consumer (a viewer), and the repeater stops
@@ -63,13 +63,21 @@ interface WirePeer { onrequest?: (msg: { block: unknown }) => unknown; remoteUpl
  * "Swarm with a repeater"). The origin never asks a mirror for anything, so it stays a source.
  * Done by hiding the peer's `remoteUploading` from the replicator (the flag a range request
  * checks); hypercore internals, pinned by the workspace override.
+ *
+ * And a peer hypercore would pause is only no longer asked, never no longer served: hypercore
+ * pauses a peer after 32 "no data" answers from it (a viewer asked for a block it no longer
+ * holds, a phone that uploads nothing), and a paused peer's requests are then dropped without
+ * an answer. The lab's repeater, beside 24 viewers, received ~50 block requests a second and
+ * answered none, while its viewers timed out (docs/benchmarks.md "Swarm with a repeater").
  */
 export function askOnlySources (peer: WirePeer): void {
   if (peer.arusConsumer !== undefined || typeof peer.onrequest !== 'function') return
   let consumer = false
   let uploading = peer.remoteUploading ?? true
   Object.defineProperty(peer, 'arusConsumer', { configurable: true, get: () => consumer })
-  Object.defineProperty(peer, 'remoteUploading', { configurable: true, enumerable: true, get: () => uploading && !consumer, set: (v: boolean) => { uploading = v } })
+  let backedOff = peer.paused === true
+  Object.defineProperty(peer, 'remoteUploading', { configurable: true, enumerable: true, get: () => uploading && !consumer && !backedOff, set: (v: boolean) => { uploading = v } })
+  Object.defineProperty(peer, 'paused', { configurable: true, enumerable: true, get: () => false, set: (v: boolean) => { backedOff = v } })
   const onrequest = peer.onrequest
   peer.onrequest = function (this: unknown, msg: { block: unknown }) {
     if (msg.block !== null && msg.block !== undefined) consumer = true

@@ -88,6 +88,28 @@ describe('which peers a mirror asks', () => {
     await waitFor(() => mirror.stats().blocksHeld === 8, { timeoutMs: 15_000, message: 'new blocks mirrored' })
     expect(from).toEqual([false, false, false, false])
   })
+
+  it('keeps serving a peer hypercore pauses (after its "no data" answers): it is only no longer asked', async (t) => {
+    const { writer, mirror } = await originAndMirror(t, 'window', 4)
+    await waitFor(() => mirror.stats().blocksHeld === 4, { timeoutMs: 15_000, message: 'mirrored' })
+    const viewerStore = tmpStore(t)
+    const viewer = viewerStore.get({ key: writer.key! })
+    await viewer.ready()
+    const a = viewerStore.replicate(true)
+    const b = mirror.core.replicate(false) as NodeJS.ReadWriteStream
+    pipeline(a, b as any, a, () => {})
+    t.onTestFinished(() => { a.destroy(); (b as any).destroy() })
+    await waitFor(() => mirror.core.peers.length === 2, { timeoutMs: 15_000, message: 'the viewer connected' })
+    const toViewer = mirror.core.peers.find((p: any) => p !== mirror.core.peers[0]) as any
+    // What hypercore does after 32 "no data" answers from a peer (replicator _onnodata).
+    toViewer.paused = true
+    expect(toViewer.paused).toBe(false)
+    expect(toViewer.remoteUploading).toBe(false)
+    expect(toViewer.isActive()).toBe(true)
+    // The viewer's requests are still answered.
+    expect((await viewer.get(3, { timeout: 15_000 }))!.byteLength).toBe(4096)
+    expect(mirror.stats().bytesOut).toBeGreaterThan(0)
+  })
 })
 
 describe('a whole mirror (VOD)', () => {
