@@ -2,18 +2,18 @@ import type Hypercore from 'hypercore'
 import { FeedError } from './errors.js'
 
 /**
- * Requester-side pacing: how many block requests a viewer keeps in flight at each peer follows
- * how fast that peer answers, so a slow peer holds few of them and a fast one many.
+ * Requester-side pacing: how many block requests a replica keeps in flight at each peer follows
+ * how fast that peer answers, so a slow peer holds few of them and a fast one many. Used by the
+ * repeater's mirror (apps/repeater core-mirror.ts); the SDK does not pace (tried in the lab, no
+ * gain measured).
  *
- * Why: hypercore gives each peer at least 16 requests in flight and picks among the peers that
- * have a block at random. In a real audience most peers are viewers behind 1-2 Mbit/s home
- * uplinks 20-200 ms away, asked by a dozen others at once: a request there waits seconds in a
- * queue, and a segment waits for its slowest block. The network lab measured 24 viewers beside
- * a repeater on a 1 Gbit/s link loading one segment each and timing out on the rest while the
- * repeater idled (docs/benchmarks.md "Swarm with a repeater"). With pacing, the repeater, the
- * origin or a viewer on a fast uplink takes most requests, and a slow peer still helps with
- * the few it can answer in time (hypercore's hot-swap asks a faster peer for a block stuck at
- * a slow one).
+ * Why: hypercore gives each peer at least 16 requests in flight, picks among the peers that
+ * have a block at random, and never times a request out. Most peers of a live feed are viewers
+ * behind 1-2 Mbit/s home uplinks asked by a dozen others at once: a request there waits
+ * seconds in a queue. The network lab measured a repeater beside 24 viewers whose range
+ * requests sat at such viewers until it received nothing for minutes (docs/benchmarks.md
+ * "Swarm with a repeater"). A slow peer still helps with the few it can answer in time, and
+ * `abandonAfterMs` asks another peer for a block stuck at one.
  *
  * Per peer it keeps an estimate of the time a block request takes, answered or still waiting
  * (an exponential average of answered ones and of cancelled ones that had waited longer than
