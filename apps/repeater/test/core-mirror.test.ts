@@ -25,6 +25,18 @@ async function originAndMirror (t: TestContextLike, mode: 'window' | 'all', bloc
   return { writer, mirror, advance: (ms: number) => { now += ms } }
 }
 
+/** A viewer replicating with the mirror only (never with the origin). */
+async function viewerOf (t: TestContextLike, writer: { key: Buffer | null }, mirror: CoreMirror) {
+  const viewerStore = tmpStore(t)
+  const viewer = viewerStore.get({ key: writer.key! })
+  await viewer.ready()
+  const a = viewerStore.replicate(true)
+  const b = mirror.core.replicate(false) as NodeJS.ReadWriteStream
+  pipeline(a, b as any, a, () => {})
+  t.onTestFinished(() => { a.destroy(); (b as any).destroy() })
+  return viewer
+}
+
 const has = async (m: CoreMirror, i: number): Promise<boolean> => m.core.has(i)
 
 describe('a window mirror', () => {
@@ -70,13 +82,7 @@ describe('which peers a mirror asks', () => {
     const { writer, mirror } = await originAndMirror(t, 'window', 4)
     await waitFor(() => mirror.stats().blocksHeld === 4, { timeoutMs: 15_000, message: 'mirrored' })
     // A viewer that reads from the mirror only: it asks the mirror for blocks.
-    const viewerStore = tmpStore(t)
-    const viewer = viewerStore.get({ key: writer.key! })
-    await viewer.ready()
-    const a = viewerStore.replicate(true)
-    const b = mirror.core.replicate(false) as NodeJS.ReadWriteStream
-    pipeline(a, b as any, a, () => {})
-    t.onTestFinished(() => { a.destroy(); (b as any).destroy() })
+    const viewer = await viewerOf(t, writer, mirror)
     expect((await viewer.get(2, { timeout: 15_000 }))!.byteLength).toBe(4096)
     const asViewer = () => mirror.core.peers.find((p: any) => p.arusConsumer === true) as any
     await waitFor(() => asViewer() !== undefined, { timeoutMs: 15_000, message: 'the viewer marked a consumer' })
@@ -92,13 +98,7 @@ describe('which peers a mirror asks', () => {
   it('keeps serving a peer hypercore pauses (after its "no data" answers): it is only no longer asked', async (t) => {
     const { writer, mirror } = await originAndMirror(t, 'window', 4)
     await waitFor(() => mirror.stats().blocksHeld === 4, { timeoutMs: 15_000, message: 'mirrored' })
-    const viewerStore = tmpStore(t)
-    const viewer = viewerStore.get({ key: writer.key! })
-    await viewer.ready()
-    const a = viewerStore.replicate(true)
-    const b = mirror.core.replicate(false) as NodeJS.ReadWriteStream
-    pipeline(a, b as any, a, () => {})
-    t.onTestFinished(() => { a.destroy(); (b as any).destroy() })
+    const viewer = await viewerOf(t, writer, mirror)
     await waitFor(() => mirror.core.peers.length === 2, { timeoutMs: 15_000, message: 'the viewer connected' })
     const toViewer = mirror.core.peers.find((p: any) => p !== mirror.core.peers[0]) as any
     // What hypercore does after 32 "no data" answers from a peer (replicator _onnodata).
