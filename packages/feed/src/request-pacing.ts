@@ -18,8 +18,11 @@ import { FeedError } from './errors.js'
  * Per peer it keeps an estimate of the time a block request takes, answered or still waiting
  * (an exponential average of answered ones and of cancelled ones that had waited longer than
  * it, raised to the age of the oldest one outstanding),
- * and allows `floor(targetMs / estimate)` in flight, at least `minInflight` and at most what
- * hypercore would allow. A peer with no estimate yet gets hypercore's own limit.
+ * and allows `floor(reference / estimate)` in flight, at least `minInflight` and at most what
+ * hypercore would allow, where the reference is `targetMs` or, if larger, the fastest peer's
+ * estimate. The fastest peer itself always keeps hypercore's limit, however slow it is (the lab's origin behind a 1.5 × the stream uplink is slow and still the best
+ * source a repeater has; paced to one request it fed the mirror less than the stream). A peer
+ * with no estimate yet gets hypercore's own limit.
  *
  * Wraps hypercore 11's per-peer `getMaxInflight`, `getMaxHotswapInflight`, `wireRequest.send`,
  * `wireCancel.send`, `ondata` and `onnodata` (internals, pinned to hypercore 11.37.1 by the
@@ -60,7 +63,21 @@ interface WirePeer {
   stream?: { remotePublicKey?: Uint8Array }
 }
 
+interface PeerState {
+  estimate: number | null
+  /** When the peer last answered a block request (0: never). */
+  answeredAt: number
+  sent: Map<number, number>
+  reqs: Map<number, WireMsg>
+  observe: (ms: number) => void
+  estimateNow: () => number | null
+  limit: () => number
+  restore: () => void
+}
+
 const EWMA_WEIGHT = 0.3
+/** A peer that answered a block this recently counts as answering (see fastestAnswering). */
+const ANSWERING_MS = 10_000
 /** An outstanding request older than this is forgotten (see estimate). */
 const FORGET_MS = 30_000
 
@@ -74,7 +91,27 @@ export function paceRequests (core: Hypercore, init: RequestPacingInit = {}): Re
   let abandoned = 0
 
   let closed = false
-  const states = new Map<WirePeer, { estimate: number | null; sent: Map<number, number>; reqs: Map<number, WireMsg>; observe: (ms: number) => void; limit: () => number; restore: () => void }>()
+  const states = new Map<WirePeer, PeerState>()
+  /** The lowest estimate among the peers that have one. */
+  const fastest = (): number | null => {
+    let best: number | null = null
+    for (const st of states.values()) {
+      const e = st.estimateNow()
+      if (e !== null && e > 0 && (best === null || e < best)) best = e
+    }
+    return best
+  }
+  /** The peer with the lowest estimate among those that answered a block in the last ANSWERING_MS. */
+  const fastestAnswering = (now: number): PeerState | null => {
+    let best: PeerState | null = null
+    let bestEst = Infinity
+    for (const st of states.values()) {
+      const e = st.estimateNow()
+      if (e === null || now - st.answeredAt > ANSWERING_MS) continue
+      if (e < bestEst) { best = st; bestEst = e }
+    }
+    return best
+  }
 
   const wrap = (peer: WirePeer): void => {
     if (closed || states.has(peer) || typeof peer.getMaxInflight !== 'function' || typeof peer.ondata !== 'function' ||
@@ -85,7 +122,7 @@ export function paceRequests (core: Hypercore, init: RequestPacingInit = {}): Re
     const sent = new Map<number, number>()
     /** The request objects themselves (hypercore sends its request as the message), to abandon one. */
     const reqs = new Map<number, WireMsg>()
-    const state = { estimate: null as number | null, sent, reqs, observe: (_ms: number): void => {}, limit: () => 0, restore: () => {} }
+    const state: PeerState = { estimate: null, answeredAt: 0, sent, reqs, observe: () => {}, estimateNow: () => null, limit: () => 0, restore: () => {} }
     const observe = (ms: number): void => {
       state.estimate = state.estimate === null ? ms : state.estimate + EWMA_WEIGHT * (ms - state.estimate)
     }
@@ -101,11 +138,17 @@ export function paceRequests (core: Hypercore, init: RequestPacingInit = {}): Re
       if (state.estimate === null && sent.size === 0) return null
       return Math.max(state.estimate ?? 0, oldest)
     }
+    state.estimateNow = estimate
     state.limit = (): number => {
       const natural = own.getMaxInflight.call(peer)
       const est = estimate()
       if (est === null || est <= 0) return natural
-      return Math.max(minInflight, Math.min(natural, Math.floor(targetMs / est)))
+      // The fastest peer keeps hypercore's own limit however slow it is (a capped origin is
+      // slow and still the best source there is); the others may take as long as it does.
+      const best = fastest()
+      if (best !== null && est <= best) return natural
+      const reference = Math.max(targetMs, best ?? 0)
+      return Math.max(minInflight, Math.min(natural, Math.floor(reference / est)))
     }
     peer.getMaxInflight = function () { return state.limit() }
     peer.getMaxHotswapInflight = function () { return Math.min(own.getMaxHotswapInflight.call(peer), Math.max(state.limit(), minInflight)) }
@@ -132,7 +175,8 @@ export function paceRequests (core: Hypercore, init: RequestPacingInit = {}): Re
       reqs.delete(data.request)
       if (at !== undefined) {
         sent.delete(data.request)
-        observe(Date.now() - at)
+        state.answeredAt = Date.now()
+        observe(state.answeredAt - at)
       }
       return own.ondata.call(this, data)
     }
@@ -154,7 +198,12 @@ export function paceRequests (core: Hypercore, init: RequestPacingInit = {}): Re
   /** Cancels at its peer every block request older than abandonAfterMs, so the block is asked of another. */
   const sweep = (): void => {
     const now = Date.now()
+    const protect = fastestAnswering(now)
     for (const [peer, st] of states) {
+      // Never at the fastest peer still answering: asking again would only ask a slower one, or
+      // the same one at the back of its queue (a capped origin whose answers take longer than
+      // abandonAfterMs would then never complete one).
+      if (st === protect) continue
       const cancel = peer._cancelRequest
       const replicator = peer.replicator
       if (typeof cancel !== 'function' || typeof replicator?._clearRequest !== 'function') continue
