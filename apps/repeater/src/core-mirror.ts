@@ -1,6 +1,6 @@
 import type Corestore from 'corestore'
 import type Hypercore from 'hypercore'
-import { COMPACT_AFTER_BYTES, paceRequests, reannounce, type RequestPacer } from '@arus/feed'
+import { COMPACT_AFTER_BYTES, paceRequests, reannounce, watchOrigins, type OriginWatch, type RequestPacer } from '@arus/feed'
 
 /**
  * One hypercore mirrored by key, keylessly: its blocks are stored and served as they arrive
@@ -43,17 +43,33 @@ export interface CoreMirrorStats {
   length: number
   /** Blocks between the newest one held and the head (0 when the head is here). */
   lag: number
-  /** Peers replicating this core with the repeater. */
+  /** Peers replicating this core with the repeater, and of those the ones that proved they are its origin. */
   peers: number
+  origins: number
   /** Block requests received, and "no data" answers sent (diagnostics: a requester pauses a peer after 32 of those). */
   requestsIn: number
   noDataOut: number
+  /** Of requestsIn, those asking for a block. */
+  blockRequestsIn: number
+  /** Requests received and not answered yet, and of those the ones queued behind a connection that is not drained. */
+  pendingIn: number
+  queuedIn: number
+  /** Peers whose connection is not drained (writes wait for the network). */
+  undrained: number
 }
 
 interface Arrival { index: number; at: number; bytes: number }
 
 /** What {@link askOnlySources} touches of hypercore 11.37.1's per-peer replicator state. */
-interface WirePeer { onrequest?: (msg: { block: unknown }) => unknown; remoteUploading?: boolean; paused?: boolean; arusConsumer?: boolean }
+interface WirePeer {
+  onrequest?: (msg: { block: unknown }) => unknown
+  remoteUploading?: boolean
+  paused?: boolean
+  arusConsumer?: boolean
+  remoteRequests?: Map<number, unknown>
+  receiverQueue?: { length: number }
+  protomux?: { drained?: boolean }
+}
 
 /**
  * A peer that asks the repeater for a block is a consumer (a viewer), and the repeater stops
@@ -69,18 +85,23 @@ interface WirePeer { onrequest?: (msg: { block: unknown }) => unknown; remoteUpl
  * holds, a phone that uploads nothing), and a paused peer's requests are then dropped without
  * an answer. The lab's repeater, beside 24 viewers, received ~50 block requests a second and
  * answered none, while its viewers timed out (docs/benchmarks.md "Swarm with a repeater").
+ *
+ * And while a peer that proved it is the core's origin is connected (`origins`, origin-proof.ts
+ * in @arus/feed: an origin that trusts this repeater sends one), only origins are asked: a
+ * viewer that has not asked the mirror yet is no source either (24 viewers of the lab's run
+ * mostly never did, because the mirror, asking them, lagged the head they wanted).
  */
-export function askOnlySources (peer: WirePeer): void {
+export function askOnlySources (peer: WirePeer, opts: { onBlockRequest?: () => void; origins?: OriginWatch } = {}): void {
   if (peer.arusConsumer !== undefined || typeof peer.onrequest !== 'function') return
   let consumer = false
   let uploading = peer.remoteUploading ?? true
   Object.defineProperty(peer, 'arusConsumer', { configurable: true, get: () => consumer })
   let backedOff = peer.paused === true
-  Object.defineProperty(peer, 'remoteUploading', { configurable: true, enumerable: true, get: () => uploading && !consumer && !backedOff, set: (v: boolean) => { uploading = v } })
+  Object.defineProperty(peer, 'remoteUploading', { configurable: true, enumerable: true, get: () => uploading && !consumer && !backedOff && (opts.origins === undefined || opts.origins.count() === 0 || opts.origins.isOrigin(peer)), set: (v: boolean) => { uploading = v } })
   Object.defineProperty(peer, 'paused', { configurable: true, enumerable: true, get: () => false, set: (v: boolean) => { backedOff = v } })
   const onrequest = peer.onrequest
   peer.onrequest = function (this: unknown, msg: { block: unknown }) {
-    if (msg.block !== null && msg.block !== undefined) consumer = true
+    if (msg.block !== null && msg.block !== undefined) { consumer = true; opts.onBlockRequest?.() }
     return onrequest.call(this, msg)
   }
 }
@@ -96,6 +117,10 @@ export class CoreMirror {
   private bytesIn = 0
   private bytesOut = 0
   private newest = -1
+  private blockRequestsIn = 0
+  /** Peers that proved they are the core's origin (asked first; origin-proof.ts). */
+  private readonly origins: OriginWatch
+  private readonly sourcePolicy: { onBlockRequest: () => void; origins: OriginWatch }
   private clearedSinceCompact = 0
   private evicted = false
   private closed = false
@@ -113,8 +138,11 @@ export class CoreMirror {
     this.core = init.store.get({ key: init.key })
     this.now = init.now ?? Date.now
     this.pacer = paceRequests(this.core, { abandonAfterMs: ABANDON_AFTER_MS })
+    // An origin's proof moves every request to it: let hypercore reconsider what is in flight.
+    this.origins = watchOrigins(this.core, () => { (this.core as unknown as { replicator?: { updateAll?(): void } }).replicator?.updateAll?.() })
+    this.sourcePolicy = { onBlockRequest: () => { this.blockRequestsIn++ }, origins: this.origins }
     this.core.on('download', (index: number, bytes: number) => this.ondownload(index, bytes))
-    this.core.on('peer-add', (peer: unknown) => { askOnlySources(peer as WirePeer) })
+    this.core.on('peer-add', (peer: unknown) => { askOnlySources(peer as WirePeer, this.sourcePolicy) })
     this.core.on('upload', (_index: number, bytes: number) => { this.bytesOut += bytes })
   }
 
@@ -128,7 +156,7 @@ export class CoreMirror {
    */
   async ready (opts: { paused?: boolean } = {}): Promise<void> {
     await this.core.ready()
-    for (const peer of this.core.peers) askOnlySources(peer as unknown as WirePeer)
+    for (const peer of this.core.peers) askOnlySources(peer as unknown as WirePeer, this.sourcePolicy)
     if (this.init.mode === 'window') {
       // What an earlier run held has no arrival time: drop it, and take the origin's current
       // window again (the range starts at 0; blocks the origin no longer has are never asked).
@@ -262,7 +290,10 @@ export class CoreMirror {
       length,
       lag: this.evicted || length === 0 ? 0 : Math.max(0, length - 1 - this.newest),
       peers: this.core.peers.length,
-      ...wireCounts(this.core)
+      origins: this.origins.count(),
+      ...wireCounts(this.core),
+      blockRequestsIn: this.blockRequestsIn,
+      ...receiving(this.core.peers as unknown as WirePeer[])
     }
   }
 
@@ -282,6 +313,7 @@ export class CoreMirror {
     this.range?.destroy()
     this.range = null
     this.pacer.close()
+    this.origins.close()
     await this.working
     await this.core.close().catch(() => {})
   }
@@ -291,4 +323,17 @@ export class CoreMirror {
 function wireCounts (core: Hypercore): { requestsIn: number; noDataOut: number } {
   const stats = (core as unknown as { replicator?: { stats?: { wireRequest?: { rx?: number }; wireNoData?: { tx?: number } } } }).replicator?.stats
   return { requestsIn: stats?.wireRequest?.rx ?? 0, noDataOut: stats?.wireNoData?.tx ?? 0 }
+}
+
+/** Requests waiting at the mirror, per peer state (hypercore 11 internals; 0 if absent). */
+function receiving (peers: WirePeer[]): { pendingIn: number; queuedIn: number; undrained: number } {
+  let pendingIn = 0
+  let queuedIn = 0
+  let undrained = 0
+  for (const p of peers) {
+    pendingIn += p.remoteRequests?.size ?? 0
+    queuedIn += p.receiverQueue?.length ?? 0
+    if (p.protomux?.drained === false) undrained++
+  }
+  return { pendingIn, queuedIn, undrained }
 }

@@ -29,6 +29,13 @@ export interface FeedMirrorStats {
   blobPeers: number
   requestsIn: number
   noDataOut: number
+  /** The media core's block requests received, requests not answered yet, those queued behind an undrained connection, and such connections (diagnostics). */
+  /** The media core's peers that proved they are its origin (origin-proof.ts). */
+  origins: number
+  blockRequestsIn: number
+  pendingIn: number
+  queuedIn: number
+  undrained: number
   /** A VOD title held whole (every block of both cores); false for live channels. */
   complete: boolean
 }
@@ -147,6 +154,11 @@ export class FeedMirror {
       blobPeers: b.peers,
       requestsIn: m.requestsIn + b.requestsIn,
       noDataOut: m.noDataOut + b.noDataOut,
+      origins: b.origins,
+      blockRequestsIn: b.blockRequestsIn,
+      pendingIn: b.pendingIn,
+      queuedIn: b.queuedIn,
+      undrained: b.undrained,
       complete: this.target.type === 'vod' && !this.evicted && m.length > 0 && b.length > 0 && m.blocksHeld === m.length && b.blocksHeld === b.length
     }
   }

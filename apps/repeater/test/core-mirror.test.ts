@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { pipeline } from 'node:stream'
 import { tmpStore, waitFor, type TestContextLike } from '@arus/testkit'
+import { originProofs } from '@arus/feed'
 import { CoreMirror } from '../src/core-mirror.js'
 
 // Real hypercores on disk, replicated over an in-process stream pair: a writer (the origin)
@@ -22,7 +23,7 @@ async function originAndMirror (t: TestContextLike, mode: 'window' | 'all', bloc
   pipeline(a, b, a, () => {})
   t.onTestFinished(() => { a.destroy(); b.destroy() })
   await mirror.ready()
-  return { writer, mirror, advance: (ms: number) => { now += ms } }
+  return { origin, writer, mirror, link: { a, b }, advance: (ms: number) => { now += ms } }
 }
 
 /** A viewer replicating with the mirror only (never with the origin). */
@@ -93,6 +94,44 @@ describe('which peers a mirror asks', () => {
     for (let i = 4; i < 8; i++) await writer.append(block(i))
     await waitFor(() => mirror.stats().blocksHeld === 8, { timeoutMs: 15_000, message: 'new blocks mirrored' })
     expect(from).toEqual([false, false, false, false])
+  })
+
+  it('asks only a peer that proved it is the origin, while one is connected', async (t) => {
+    const { origin, writer, mirror, link } = await originAndMirror(t, 'window', 4)
+    await waitFor(() => mirror.stats().blocksHeld === 4, { timeoutMs: 15_000, message: 'mirrored' })
+    // A viewer holding the whole core that never asks the mirror for anything: a source so far.
+    const viewerStore = tmpStore(t)
+    const viewer = viewerStore.get({ key: writer.key! })
+    await viewer.ready()
+    const va = viewerStore.replicate(true)
+    const vb = origin.replicate(false)
+    pipeline(va, vb, va, () => {})
+    t.onTestFinished(() => { va.destroy(); vb.destroy() })
+    await viewer.download({ start: 0, end: 4 }).done()
+    const ma = viewerStore.replicate(true)
+    const mb = mirror.core.replicate(false) as any
+    pipeline(ma, mb, ma, () => {})
+    t.onTestFinished(() => { ma.destroy(); mb.destroy() })
+    const atMirror = (remote: Uint8Array) => mirror.core.peers.find((p: any) => Buffer.from(p.stream.remotePublicKey).equals(Buffer.from(remote))) as any
+    await waitFor(() => atMirror(ma.publicKey) !== undefined, { timeoutMs: 15_000, message: 'the viewer connected' })
+    expect(atMirror(ma.publicKey).remoteUploading).toBe(true)
+    // The origin proves itself (as its upload shaping does for a trusted relay).
+    const proofs = originProofs(writer)
+    t.onTestFinished(() => proofs.close())
+    proofs.send(writer.peers.find((p: any) => Buffer.from(p.stream.remotePublicKey).equals(Buffer.from(link.b.publicKey))))
+    await waitFor(() => mirror.stats().origins === 1, { timeoutMs: 10_000, message: 'the origin proven' })
+    expect(atMirror(ma.publicKey).remoteUploading).toBe(false)
+    expect(atMirror(link.a.publicKey).remoteUploading).toBe(true)
+    // New blocks come from the origin only, though the viewer has them too.
+    const from: string[] = []
+    mirror.core.on('download', (_i: number, _b: number, peer: any) => { from.push(Buffer.from(peer.stream.remotePublicKey).toString('hex')) })
+    for (let i = 4; i < 12; i++) { await writer.append(block(i)); await viewer.download({ start: i, end: i + 1 }).done() }
+    await waitFor(() => mirror.stats().blocksHeld === 12, { timeoutMs: 15_000, message: 'new blocks mirrored' })
+    expect(new Set(from)).toEqual(new Set([Buffer.from(link.a.publicKey).toString('hex')]))
+    // The origin gone, the viewer is a source again (unless it asked the mirror for a block meanwhile).
+    link.a.destroy()
+    await waitFor(() => mirror.stats().origins === 0, { timeoutMs: 15_000, message: 'the origin gone' })
+    expect(atMirror(ma.publicKey).remoteUploading).toBe(atMirror(ma.publicKey).arusConsumer !== true)
   })
 
   it('keeps serving a peer hypercore pauses (after its "no data" answers): it is only no longer asked', async (t) => {

@@ -214,4 +214,5 @@ export type { UploadShaper, UploadShapingInit, UploadShapingStats } from './uplo
 export { createEgressBudget } from './egress-budget.js'
 export type { EgressBudget, EgressBudgetInit, EgressBudgetStats } from './egress-budget.js'
 export { paceRequests } from './request-pacing.js'
+export { ORIGIN_PROOF_EXTENSION, originProofs, watchOrigins, type OriginProofSender, type OriginWatch } from './origin-proof.js'
 export type { RequestPacer, RequestPacingInit } from './request-pacing.js'

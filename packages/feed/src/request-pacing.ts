@@ -20,7 +20,8 @@ import { FeedError } from './errors.js'
  * it, raised to the age of the oldest one outstanding),
  * and allows `floor(reference / estimate)` in flight, at least `minInflight` and at most what
  * hypercore would allow, where the reference is `targetMs` or, if larger, the fastest peer's
- * estimate. The fastest peer itself always keeps hypercore's limit, however slow it is (the lab's origin behind a 1.5 × the stream uplink is slow and still the best
+ * estimate; only peers that answered a block in the last 10 s count. The fastest peer itself
+ * always keeps hypercore's limit, however slow it is (the lab's origin behind a 1.5 × the stream uplink is slow and still the best
  * source a repeater has; paced to one request it fed the mirror less than the stream). A peer
  * with no estimate yet gets hypercore's own limit.
  *
@@ -92,15 +93,6 @@ export function paceRequests (core: Hypercore, init: RequestPacingInit = {}): Re
 
   let closed = false
   const states = new Map<WirePeer, PeerState>()
-  /** The lowest estimate among the peers that have one. */
-  const fastest = (): number | null => {
-    let best: number | null = null
-    for (const st of states.values()) {
-      const e = st.estimateNow()
-      if (e !== null && e > 0 && (best === null || e < best)) best = e
-    }
-    return best
-  }
   /** The peer with the lowest estimate among those that answered a block in the last ANSWERING_MS. */
   const fastestAnswering = (now: number): PeerState | null => {
     let best: PeerState | null = null
@@ -143,11 +135,13 @@ export function paceRequests (core: Hypercore, init: RequestPacingInit = {}): Re
       const natural = own.getMaxInflight.call(peer)
       const est = estimate()
       if (est === null || est <= 0) return natural
-      // The fastest peer keeps hypercore's own limit however slow it is (a capped origin is
-      // slow and still the best source there is); the others may take as long as it does.
-      const best = fastest()
-      if (best !== null && est <= best) return natural
-      const reference = Math.max(targetMs, best ?? 0)
+      // The fastest peer still answering keeps hypercore's own limit however slow it is (a
+      // capped origin is slow and still the best source there is); the others may take as
+      // long as it does. Only peers still answering count: a viewer the repeater stopped
+      // asking keeps the estimate of its last answer, and must not pace the origin down.
+      const best = fastestAnswering(Date.now())
+      if (best === state) return natural
+      const reference = Math.max(targetMs, best?.estimateNow() ?? 0)
       return Math.max(minInflight, Math.min(natural, Math.floor(reference / est)))
     }
     peer.getMaxInflight = function () { return state.limit() }

@@ -1,6 +1,7 @@
 import type Hypercore from 'hypercore'
 import type { EgressBudget } from './egress-budget.js'
 import { FeedError } from './errors.js'
+import { originProofs } from './origin-proof.js'
 
 /**
  * Origin upload shaping (issue 7 "Make the origin cheap"; docs/architecture.md "Origin
@@ -110,6 +111,9 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
   if (!Number.isInteger(holdMs) || holdMs < 0 || holdMs > 60_000) throw FeedError.invalidArgument('holdMs', 'must be an integer 0-60000')
   const trusted = trustedRelays(init.relays)
   const budget = init.budget
+  /** Trusted relays learn that this peer is the origin (origin-proof.ts), so they ask it first. */
+  const proofs = trusted.size === 0 ? null : originProofs(core)
+  const proven = new WeakSet<WirePeer>()
   /** What one block answer costs the budget: the core's mean block size. */
   const blockBytes = (): number => core.length > 0 ? core.byteLength / core.length : 65_536
 
@@ -225,6 +229,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
     // The remote key identifies the peer across its sessions; the object itself otherwise.
     const who = peer.stream?.remotePublicKey ? Buffer.from(peer.stream.remotePublicKey).toString('hex') : peer
     identities.set(peer, who)
+    if (proofs !== null && typeof who === 'string' && trusted.has(who)) proofs.send(peer)
     connected.set(who, (connected.get(who) ?? 0) + 1)
     let sessions = sessionsOf.get(who)
     if (sessions === undefined) { sessions = new Set(); sessionsOf.set(who, sessions) }
@@ -252,6 +257,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
       const index = msg.block!.index
       if (typeof who === 'string' && trusted.has(who)) {
         // A trusted relay: it takes the origin's copy and passes it on.
+        if (proofs !== null && !proven.has(peer)) { proven.add(peer); proofs.send(peer) }
         relayAsked.set(who, Date.now())
         if (index < (relayFrom.get(who) ?? Infinity)) relayFrom.set(who, index)
         remember(index, who)
@@ -368,6 +374,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
       core.off('peer-add', onPeerAdd)
       core.off('peer-remove', onPeerRemove)
       core.off('append', onAppend)
+      proofs?.close()
       for (const restore of restores.splice(0)) restore()
       appendedAt.clear()
       servedTo.clear()

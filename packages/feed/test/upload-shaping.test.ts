@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import b4a from 'b4a'
-import { RELAY_IDLE_MS, createEgressBudget, refuseUploads, shapeUploads } from '@arus/feed'
+import { RELAY_IDLE_MS, createEgressBudget, refuseUploads, shapeUploads, watchOrigins } from '@arus/feed'
 import type { FeedWriterInit } from '@arus/feed'
 import { createTestnet, waitFor, withTimeout } from '@arus/testkit'
 import type { TestContextLike } from '@arus/testkit'
@@ -219,6 +219,9 @@ describe('origin upload shaping', () => {
     t.onTestFinished(() => shaper.close())
     // The relay mirrors the blob core as it grows, as a repeater does.
     const relayBlobs = (await relay.reader.drive.getBlobs())!.core
+    // The relay learns which peer is the origin (origin-proof.ts): the proof comes again with its first request.
+    const origins = watchOrigins(relayBlobs)
+    t.onTestFinished(() => origins.close())
     const mirror = relayBlobs.download({ start: 0, end: -1 })
     t.onTestFinished(() => mirror.destroy())
 
@@ -257,6 +260,7 @@ describe('origin upload shaping', () => {
     expect(total).toBeLessThanOrEqual(segment.byteLength + 2 * 65_536)
     expect(toReaders).toBeLessThanOrEqual(2 * 65_536)
     expect(fromRelay.bytes).toBeGreaterThan(0)
+    expect(origins.count()).toBe(1)
     const s = shaper.stats()
     expect(s.relayServed).toBeGreaterThanOrEqual(16)
     expect(s.held).toBeGreaterThan(0)
