@@ -219,7 +219,7 @@ async function runSize (n: number, withRepeater = false): Promise<RunResult> {
           while (!timelineStop.signal.aborted) {
             const m = (await rep?.health().catch(() => null))?.mirrors.find((x) => x.id === 'bench')
             const v = await Promise.resolve().then(() => bc!.api<any>('GET', '/api/channels/bench')).catch(() => null)
-            log(`t=${Math.round((Date.now() - t0) / 1000)}s repeater ${JSON.stringify(m === undefined ? null : { in: m.bytesIn, out: m.bytesOut, lag: m.lag, peers: m.peers, blobPeers: m.blobPeers, requestsIn: m.requestsIn, origins: m.origins, blockReq: m.blockRequestsIn, pendingIn: m.pendingIn, queuedIn: m.queuedIn, undrained: m.undrained, noDataOut: m.noDataOut })} origin ${JSON.stringify({ up: v?.egress?.uploadedBytes ?? null, shaping: v?.egress?.shaping ?? null })}`)
+            log(`t=${Math.round((Date.now() - t0) / 1000)}s repeater ${JSON.stringify(m === undefined ? null : { in: m.bytesIn, out: m.bytesOut, lag: m.lag, peers: m.peers, blobPeers: m.blobPeers, requestsIn: m.requestsIn, origins: m.origins, originPeers: m.originPeers, blockReq: m.blockRequestsIn, pendingIn: m.pendingIn, queuedIn: m.queuedIn, undrained: m.undrained, noDataOut: m.noDataOut })} origin ${JSON.stringify({ up: v?.egress?.uploadedBytes ?? null, shaping: v?.egress?.shaping ?? null })}`)
             await sleep(10_000, undefined, { signal: timelineStop.signal }).catch(() => {})
           }
         })()

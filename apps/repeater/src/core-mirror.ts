@@ -46,6 +46,8 @@ export interface CoreMirrorStats {
   /** Peers replicating this core with the repeater, and of those the ones that proved they are its origin. */
   peers: number
   origins: number
+  /** Each origin peer's request state (diagnostics: why a mirror is not fetching). */
+  originPeers: Array<{ inflight: number; limit: number; remoteLength: number; backedOff: boolean; asked: boolean; upgradeInflight: number | null }>
   /** Block requests received, and "no data" answers sent (diagnostics: a requester pauses a peer after 32 of those). */
   requestsIn: number
   noDataOut: number
@@ -69,6 +71,10 @@ interface WirePeer {
   remoteRequests?: Map<number, unknown>
   receiverQueue?: { length: number }
   protomux?: { drained?: boolean }
+  inflight?: number
+  remoteLength?: number
+  arusBackedOff?: boolean
+  getMaxInflight?: () => number
 }
 
 /**
@@ -97,6 +103,7 @@ export function askOnlySources (peer: WirePeer, opts: { onBlockRequest?: () => v
   let uploading = peer.remoteUploading ?? true
   Object.defineProperty(peer, 'arusConsumer', { configurable: true, get: () => consumer })
   let backedOff = peer.paused === true
+  Object.defineProperty(peer, 'arusBackedOff', { configurable: true, get: () => backedOff })
   Object.defineProperty(peer, 'remoteUploading', { configurable: true, enumerable: true, get: () => uploading && !consumer && !backedOff && (opts.origins === undefined || opts.origins.count() === 0 || opts.origins.isOrigin(peer)), set: (v: boolean) => { uploading = v } })
   Object.defineProperty(peer, 'paused', { configurable: true, enumerable: true, get: () => false, set: (v: boolean) => { backedOff = v } })
   const onrequest = peer.onrequest
@@ -291,6 +298,7 @@ export class CoreMirror {
       lag: this.evicted || length === 0 ? 0 : Math.max(0, length - 1 - this.newest),
       peers: this.core.peers.length,
       origins: this.origins.count(),
+      originPeers: this.core.peers.filter((p) => this.origins.isOrigin(p)).map((p) => originState(p as unknown as WirePeer, this.core)),
       ...wireCounts(this.core),
       blockRequestsIn: this.blockRequestsIn,
       ...receiving(this.core.peers as unknown as WirePeer[])
@@ -336,4 +344,16 @@ function receiving (peers: WirePeer[]): { pendingIn: number; queuedIn: number; u
     if (p.protomux?.drained === false) undrained++
   }
   return { pendingIn, queuedIn, undrained }
+}
+
+function originState (p: WirePeer, core: Hypercore): CoreMirrorStats['originPeers'][number] {
+  const upgrade = (core as unknown as { replicator?: { _upgrade?: { inflight: unknown[] } | null } }).replicator?._upgrade
+  return {
+    inflight: p.inflight ?? 0,
+    limit: p.getMaxInflight?.() ?? 0,
+    remoteLength: p.remoteLength ?? 0,
+    backedOff: p.arusBackedOff === true,
+    asked: p.remoteUploading === true,
+    upgradeInflight: upgrade === undefined || upgrade === null ? null : upgrade.inflight.length
+  }
 }

@@ -32,6 +32,7 @@ export interface FeedMirrorStats {
   /** The media core's block requests received, requests not answered yet, those queued behind an undrained connection, and such connections (diagnostics). */
   /** The media core's peers that proved they are its origin (origin-proof.ts). */
   origins: number
+  originPeers: CoreMirrorStats['originPeers']
   blockRequestsIn: number
   pendingIn: number
   queuedIn: number
@@ -155,6 +156,7 @@ export class FeedMirror {
       requestsIn: m.requestsIn + b.requestsIn,
       noDataOut: m.noDataOut + b.noDataOut,
       origins: b.origins,
+      originPeers: b.originPeers,
       blockRequestsIn: b.blockRequestsIn,
       pendingIn: b.pendingIn,
       queuedIn: b.queuedIn,

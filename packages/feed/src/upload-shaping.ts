@@ -253,7 +253,12 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
 
     peer.onrequest = function (msg: WireRequest) {
       const plainBlock = msg.block !== null && msg.hash === null && msg.seek === null && msg.upgrade === null
-      if (closed || !plainBlock) return onrequest.call(this, msg)
+      if (closed) return onrequest.call(this, msg)
+      // A block asked together with a proof or a length (a join's first request, a mirror's
+      // upgrade) is never held, but its answer carries the block: it goes through the budget
+      // too. Left outside, such answers overran the lab origin's 1.5 Mbit/s uplink, its queue
+      // dropped packets, and the connection to the repeater stalled for tens of seconds.
+      if (!plainBlock) return msg.block === null ? onrequest.call(this, msg) : answer(this, msg, typeof who === 'string' && trusted.has(who) ? 0 : 1)
       const index = msg.block!.index
       if (typeof who === 'string' && trusted.has(who)) {
         // A trusted relay: it takes the origin's copy and passes it on.

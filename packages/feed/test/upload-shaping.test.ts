@@ -102,6 +102,8 @@ describe('origin upload shaping', () => {
     await waitFor(() => blobs.peers.some((p) => hexKey(p.remotePublicKey) === relayKey), { timeoutMs: 20_000, message: 'relay on the blob core' })
     const shaper = shapeUploads(blobs, { peersPerBlock: 2, holdMs: 200, freshMs: 0, relays: [relayKey], budget })
     t.onTestFinished(() => shaper.close())
+    let answers = 0
+    blobs.on('upload', () => { answers++ })
     expect((await relay.reader.readFile('/seg0.ts', { timeoutMs: 20_000 })).byteLength).toBe(65_536)
     const afterRelay = budget.stats()
     expect(afterRelay.admitted).toBeGreaterThan(0)
@@ -118,7 +120,30 @@ describe('origin upload shaping', () => {
     expect(b.byteLength).toBe(262_144)
     expect(budget.stats().waited).toBeGreaterThan(0)
     expect(budget.stats().admitted).toBeGreaterThan(afterRelay.admitted)
+    expect(budget.stats().admitted).toBeGreaterThanOrEqual(answers)
   }, 60_000)
+
+  it('with a budget, a block asked together with a length or a proof waits for it too; a request without a block does not', () => {
+    // The wire peer as hypercore 11 hands it to shaping (its request handler and remote key).
+    const answered: number[] = []
+    const peer = { onrequest (msg: { id: number }) { answered.push(msg.id) }, oncancel () {}, stream: { remotePublicKey: key32() } }
+    const core = { peers: [peer], length: 10, byteLength: 10 * 65_536, on () {}, off () {} } as any
+    const budget = createEgressBudget({ bytesPerSecond: 1000, burstMs: 0 })
+    const shaper = shapeUploads(core, { budget })
+    try {
+      const upgrade = { start: 0, length: 10 }
+      // The first answer takes the budget (64 kB at 1 kB/s: a minute)...
+      peer.onrequest({ id: 1, block: { index: 4 }, hash: null, seek: null, upgrade: null } as any)
+      // ...so a block asked with the length waits behind it, and a length alone does not.
+      peer.onrequest({ id: 2, block: { index: 3 }, hash: null, seek: null, upgrade } as any)
+      peer.onrequest({ id: 3, block: null, hash: null, seek: null, upgrade } as any)
+      expect(answered).toEqual([1, 3])
+      expect(budget.stats().queued).toBe(1)
+    } finally {
+      shaper.close()
+      budget.close()
+    }
+  })
 
   it('is a writer option: uploadShaping shapes the blob core and stats() reports uploads', async (t) => {
     const o = await liveOrigin(t, 8 * 65_536, { uploadShaping: { peersPerBlock: 1, holdMs: 30_000 } })

@@ -24,7 +24,7 @@ export interface RepeaterInit {
 }
 
 /** One mirror as /healthz reports it. */
-export interface RepeaterMirror { id: string; type: 'live' | 'vod'; feedKey: string; state: 'mirroring' | 'evicted'; bytesIn: number; bytesOut: number; peers: number; blocksHeld: number; bytesHeld: number; lag: number; complete: boolean; blobPeers?: number; requestsIn?: number; noDataOut?: number; origins?: number; blockRequestsIn?: number; pendingIn?: number; queuedIn?: number; undrained?: number }
+export interface RepeaterMirror { id: string; type: 'live' | 'vod'; feedKey: string; state: 'mirroring' | 'evicted'; bytesIn: number; bytesOut: number; peers: number; blocksHeld: number; bytesHeld: number; lag: number; complete: boolean; blobPeers?: number; requestsIn?: number; noDataOut?: number; origins?: number; originPeers?: unknown[]; blockRequestsIn?: number; pendingIn?: number; queuedIn?: number; undrained?: number }
 
 /** A repeater started by {@link startRepeater}. */
 export interface RepeaterHandle {
