@@ -47,7 +47,7 @@ export interface CoreMirrorStats {
   peers: number
   origins: number
   /** Each origin peer's request state (diagnostics: why a mirror is not fetching). */
-  originPeers: Array<{ inflight: number; limit: number; remoteLength: number; backedOff: boolean; asked: boolean; upgradeInflight: number | null }>
+  originPeers: Array<{ inflight: number; limit: number; remoteLength: number; backedOff: boolean; asked: boolean; upgradeInflight: number | null; lengthAcked: number | null; remoteCanUpgrade: boolean | null; length: number }>
   /** Block requests received, and "no data" answers sent (diagnostics: a requester pauses a peer after 32 of those). */
   requestsIn: number
   noDataOut: number
@@ -73,6 +73,8 @@ interface WirePeer {
   protomux?: { drained?: boolean }
   inflight?: number
   remoteLength?: number
+  lengthAcked?: number
+  remoteCanUpgrade?: boolean
   arusBackedOff?: boolean
   getMaxInflight?: () => number
 }
@@ -144,9 +146,10 @@ export class CoreMirror {
   constructor (private readonly init: CoreMirrorInit) {
     this.core = init.store.get({ key: init.key })
     this.now = init.now ?? Date.now
-    this.pacer = paceRequests(this.core, { abandonAfterMs: ABANDON_AFTER_MS })
     // An origin's proof moves every request to it: let hypercore reconsider what is in flight.
     this.origins = watchOrigins(this.core, () => { (this.core as unknown as { replicator?: { updateAll?(): void } }).replicator?.updateAll?.() })
+    // A proven origin is the head's one source: never paced down, never abandoned.
+    this.pacer = paceRequests(this.core, { abandonAfterMs: ABANDON_AFTER_MS, exempt: (peer) => this.origins.isOrigin(peer) })
     this.sourcePolicy = { onBlockRequest: () => { this.blockRequestsIn++ }, origins: this.origins }
     this.core.on('download', (index: number, bytes: number) => this.ondownload(index, bytes))
     this.core.on('peer-add', (peer: unknown) => { askOnlySources(peer as WirePeer, this.sourcePolicy) })
@@ -354,6 +357,9 @@ function originState (p: WirePeer, core: Hypercore): CoreMirrorStats['originPeer
     remoteLength: p.remoteLength ?? 0,
     backedOff: p.arusBackedOff === true,
     asked: p.remoteUploading === true,
-    upgradeInflight: upgrade === undefined || upgrade === null ? null : upgrade.inflight.length
+    upgradeInflight: upgrade === undefined || upgrade === null ? null : upgrade.inflight.length,
+    lengthAcked: p.lengthAcked ?? null,
+    remoteCanUpgrade: p.remoteCanUpgrade ?? null,
+    length: core.length
   }
 }

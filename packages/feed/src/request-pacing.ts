@@ -40,6 +40,11 @@ export interface RequestPacingInit {
    * peer's queue stalls a range for as long as that queue takes). Default none.
    */
   abandonAfterMs?: number
+  /**
+   * Peers never paced nor abandoned (hypercore's own limit, requests never cancelled): the
+   * repeater's proven origins (origin-proof.ts), the one source of a live head. Default none.
+   */
+  exempt?: (peer: unknown) => boolean
 }
 
 export interface RequestPacer {
@@ -133,6 +138,7 @@ export function paceRequests (core: Hypercore, init: RequestPacingInit = {}): Re
     state.estimateNow = estimate
     state.limit = (): number => {
       const natural = own.getMaxInflight.call(peer)
+      if (init.exempt?.(peer) === true) return natural
       const est = estimate()
       if (est === null || est <= 0) return natural
       // The fastest peer still answering keeps hypercore's own limit however slow it is (a
@@ -197,7 +203,7 @@ export function paceRequests (core: Hypercore, init: RequestPacingInit = {}): Re
       // Never at the fastest peer still answering: asking again would only ask a slower one, or
       // the same one at the back of its queue (a capped origin whose answers take longer than
       // abandonAfterMs would then never complete one).
-      if (st === protect) continue
+      if (st === protect || init.exempt?.(peer) === true) continue
       const cancel = peer._cancelRequest
       const replicator = peer.replicator
       if (typeof cancel !== 'function' || typeof replicator?._clearRequest !== 'function') continue

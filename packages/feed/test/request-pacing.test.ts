@@ -138,6 +138,33 @@ describe('paceRequests', () => {
     expect(only.limit).toBeGreaterThan(3)
   }, 60_000)
 
+  it('exempt: a peer the caller names (a proven origin) keeps hypercore\'s limit and is never abandoned, though another is faster', async (t) => {
+    const blocks = 48
+    const originStore = tmpStore(t)
+    const core = originStore.get({ name: 'feed' })
+    await core.ready()
+    for (let i = 0; i < blocks; i++) await core.append(Buffer.alloc(8 * 1024, i))
+    const origin = { store: originStore, core }
+    const fast = await replica(t, origin, blocks)
+    const viewerStore = tmpStore(t)
+    const viewer = viewerStore.get({ key: core.key })
+    await viewer.ready()
+    let slowKey = ''
+    const keyOf = (peer: any): string => Buffer.from(peer.stream?.remotePublicKey ?? []).toString('hex')
+    const pacer = paceRequests(viewer, { targetMs: 100, abandonAfterMs: 300, exempt: (peer) => keyOf(peer) === slowKey })
+    t.onTestFinished(() => pacer.close())
+    // The exempt peer is the slow one (the origin itself at 32 KiB/s), the other a fast replica.
+    t.onTestFinished(link(originStore, viewerStore, 32 * 1024))
+    await withTimeout(viewer.update({ wait: true }), 10_000, 'length')
+    slowKey = keyOf(viewer.peers[0])
+    t.onTestFinished(link(fast.store, viewerStore, 4 * 1024 * 1024))
+    await withTimeout(viewer.download({ start: 0, end: blocks }).done(), 30_000, 'download')
+    const slow = pacer.peers().find((p) => p.peer === slowKey)!
+    expect(slow.estimateMs!).toBeGreaterThan(100)
+    expect(slow.limit).toBeGreaterThan(3)
+    expect(pacer.abandoned()).toBe(0)
+  }, 60_000)
+
   it('refuses nonsense settings', () => {
     const core = { on () {}, off () {}, peers: [] } as any
     expect(() => paceRequests(core, { targetMs: 10 })).toThrow(/targetMs/)
