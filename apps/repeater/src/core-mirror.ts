@@ -47,7 +47,7 @@ export interface CoreMirrorStats {
   peers: number
   origins: number
   /** Each origin peer's request state (diagnostics: why a mirror is not fetching). */
-  originPeers: Array<{ inflight: number; limit: number; remoteLength: number; backedOff: boolean; asked: boolean; upgradeInflight: number | null; lengthAcked: number | null; remoteCanUpgrade: boolean | null; length: number }>
+  originPeers: Array<{ inflight: number; limit: number; remoteLength: number; backedOff: boolean; asked: boolean; upgradeInflight: number | null; lengthAcked: number | null; remoteCanUpgrade: boolean | null; length: number; noData: { notAvailable: number; invalid: number } }>
   /** Block requests received, and "no data" answers sent (diagnostics: a requester pauses a peer after 32 of those). */
   requestsIn: number
   noDataOut: number
@@ -75,6 +75,7 @@ interface WirePeer {
   remoteLength?: number
   lengthAcked?: number
   remoteCanUpgrade?: boolean
+  stats?: { notAvailableBackoffs?: number; backoffs?: number }
   arusBackedOff?: boolean
   getMaxInflight?: () => number
 }
@@ -97,7 +98,8 @@ interface WirePeer {
  * And while a peer that proved it is the core's origin is connected (`origins`, origin-proof.ts
  * in @arus/feed: an origin that trusts this repeater sends one), only origins are asked: a
  * viewer that has not asked the mirror yet is no source either (24 viewers of the lab's run
- * mostly never did, because the mirror, asking them, lagged the head they wanted).
+ * mostly never did, because the mirror, asking them, lagged the head they wanted). A proven
+ * origin is asked even after hypercore would have backed off from it.
  */
 export function askOnlySources (peer: WirePeer, opts: { onBlockRequest?: () => void; origins?: OriginWatch } = {}): void {
   if (peer.arusConsumer !== undefined || typeof peer.onrequest !== 'function') return
@@ -106,7 +108,15 @@ export function askOnlySources (peer: WirePeer, opts: { onBlockRequest?: () => v
   Object.defineProperty(peer, 'arusConsumer', { configurable: true, get: () => consumer })
   let backedOff = peer.paused === true
   Object.defineProperty(peer, 'arusBackedOff', { configurable: true, get: () => backedOff })
-  Object.defineProperty(peer, 'remoteUploading', { configurable: true, enumerable: true, get: () => uploading && !consumer && !backedOff && (opts.origins === undefined || opts.origins.count() === 0 || opts.origins.isOrigin(peer)), set: (v: boolean) => { uploading = v } })
+  Object.defineProperty(peer, 'remoteUploading', { configurable: true, enumerable: true, get: () => {
+      const origin = opts.origins?.isOrigin(peer) === true
+      // A proven origin is asked even after hypercore backed off from it: it is the head's one
+      // source, and a mirror that stopped asking it starved for good (the lab: "no data"
+      // answers for blocks its window had just dropped paused it).
+      if (origin) return uploading
+      return uploading && !consumer && !backedOff && (opts.origins === undefined || opts.origins.count() === 0)
+    },
+    set: (v: boolean) => { uploading = v } })
   Object.defineProperty(peer, 'paused', { configurable: true, enumerable: true, get: () => false, set: (v: boolean) => { backedOff = v } })
   const onrequest = peer.onrequest
   peer.onrequest = function (this: unknown, msg: { block: unknown }) {
@@ -360,6 +370,7 @@ function originState (p: WirePeer, core: Hypercore): CoreMirrorStats['originPeer
     upgradeInflight: upgrade === undefined || upgrade === null ? null : upgrade.inflight.length,
     lengthAcked: p.lengthAcked ?? null,
     remoteCanUpgrade: p.remoteCanUpgrade ?? null,
-    length: core.length
+    length: core.length,
+    noData: { notAvailable: p.stats?.notAvailableBackoffs ?? 0, invalid: p.stats?.backoffs ?? 0 }
   }
 }

@@ -122,6 +122,9 @@ describe('which peers a mirror asks', () => {
     await waitFor(() => mirror.stats().origins === 1, { timeoutMs: 10_000, message: 'the origin proven' })
     expect(atMirror(ma.publicKey).remoteUploading).toBe(false)
     expect(atMirror(link.a.publicKey).remoteUploading).toBe(true)
+    // What hypercore does after 32 "no data" answers (replicator _onnodata): the origin stays asked.
+    atMirror(link.a.publicKey).paused = true
+    expect(atMirror(link.a.publicKey).remoteUploading).toBe(true)
     // New blocks come from the origin only, though the viewer has them too.
     const from: string[] = []
     mirror.core.on('download', (_i: number, _b: number, peer: any) => { from.push(Buffer.from(peer.stream.remotePublicKey).toString('hex')) })

@@ -10,9 +10,10 @@ import {
 } from './schema/meta.js'
 import { StreamRecord, StreamRecordLoose } from './schema/stream.js'
 import { UserRecord, UserRecordLoose } from './schema/user.js'
+import { GroupRecord, GroupRecordLoose } from './schema/group.js'
 
 /** Any record the catalog stores. */
-export type CatalogRecord = StreamRecord | UserRecord | CatMetaRecord | VodConfigRecord | PanelMetaRecord
+export type CatalogRecord = StreamRecord | UserRecord | CatMetaRecord | VodConfigRecord | PanelMetaRecord | GroupRecord
 
 /** The record type stored under a key, picked from the key's prefix. */
 export type RecordFor<K extends string> =
@@ -21,7 +22,8 @@ export type RecordFor<K extends string> =
       : K extends `catmeta/${string}` ? CatMetaRecord
         : K extends 'svcmeta/vod' ? VodConfigRecord
           : K extends 'meta/panel' ? PanelMetaRecord
-            : CatalogRecord
+            : K extends `grp/${string}` ? GroupRecord
+              : CatalogRecord
 
 interface SchemaPair { strict: z.ZodType; loose: z.ZodType }
 
@@ -29,7 +31,8 @@ const BY_PREFIX: Record<Exclude<CatalogPrefix, 'meta/'>, SchemaPair> = {
   [PREFIXES.stream]: { strict: StreamRecord, loose: StreamRecordLoose },
   [PREFIXES.user]: { strict: UserRecord, loose: UserRecordLoose },
   [PREFIXES.catMeta]: { strict: CatMetaRecord, loose: CatMetaRecordLoose },
-  [PREFIXES.svcMeta]: { strict: VodConfigRecord, loose: VodConfigRecordLoose }
+  [PREFIXES.svcMeta]: { strict: VodConfigRecord, loose: VodConfigRecordLoose },
+  [PREFIXES.group]: { strict: GroupRecord, loose: GroupRecordLoose }
 }
 
 /** Names under `meta/` that have a schema; any other meta name is refused. */

@@ -1,5 +1,6 @@
 import { CatalogError } from './errors.js'
 import { META_NAME_PATTERN, STREAM_ID_PATTERN, USERNAME_PATTERN, isSlug } from './schema/ids.js'
+import { GROUP_ID_PATTERN } from './schema/group.js'
 
 /**
  * The top-level key prefixes of the catalog bee. Each ends in '/', so a range scan of one
@@ -11,7 +12,8 @@ export const PREFIXES = {
   user: 'user/',
   catMeta: 'catmeta/',
   svcMeta: 'svcmeta/',
-  meta: 'meta/'
+  meta: 'meta/',
+  group: 'grp/'
 } as const
 
 /** One of the catalog's top-level prefixes. */
@@ -39,6 +41,10 @@ export const keys = {
   vodConfig (): 'svcmeta/vod' {
     return VOD_CONFIG_KEY
   },
+  group (id: string): `grp/${string}` {
+    if (typeof id !== 'string' || !GROUP_ID_PATTERN.test(id)) throw CatalogError.invalidKey('grp/' + id, "group id must be 'auto' or 'p.<package name>'")
+    return `grp/${id}`
+  },
   meta (name: string): `meta/${string}` {
     if (typeof name !== 'string' || !META_NAME_PATTERN.test(name)) throw CatalogError.invalidKey('meta/' + name, 'meta name must be 1-32 of a-z, 0-9, -')
     return `meta/${name}`
@@ -59,6 +65,7 @@ export function parseKey (key: string): ParsedKey {
     else if (prefix === PREFIXES.user) keys.user(name)
     else if (prefix === PREFIXES.catMeta) keys.catMeta(name)
     else if (prefix === PREFIXES.meta) keys.meta(name)
+    else if (prefix === PREFIXES.group) keys.group(name)
     else if (key !== VOD_CONFIG_KEY) throw CatalogError.invalidKey(key, `the only svcmeta key is ${VOD_CONFIG_KEY}`)
     return { prefix, name }
   }

@@ -9,6 +9,7 @@ import { CatalogError } from './errors.js'
 import { PREFIXES, keys, parseKey } from './keys.js'
 import { scanPrefix } from './list.js'
 import type { CatMetaRecord, VodConfigRecord } from './schema/meta.js'
+import type { GroupRecord } from './schema/group.js'
 import type { StreamRecord } from './schema/stream.js'
 import type { UserRecord } from './schema/user.js'
 import { watchRange } from './watch.js'
@@ -168,6 +169,8 @@ export class CatalogReaderImpl implements CatalogReader {
   getStream (id: string): Promise<StreamRecord | null> { return this.readName(() => keys.stream(id)) }
   getUser (username: string): Promise<UserRecord | null> { return this.readName(() => keys.user(username)) }
   getCatMeta (slug: string): Promise<CatMetaRecord | null> { return this.readName(() => keys.catMeta(slug)) }
+  /** A grant group (`grp/<id>`): the channel keys sealed under the group's key. */
+  getGroup (id: string): Promise<GroupRecord | null> { return this.readName(() => keys.group(id)) }
   getVodConfig (): Promise<VodConfigRecord | null> { return this.read(keys.vodConfig()) }
   getMeta<N extends string> (name: N): Promise<RecordFor<`meta/${N}`> | null> {
     return this.readName(() => keys.meta(name) as `meta/${N}`)

@@ -12,6 +12,7 @@ import { listUserPage, scanPrefix } from './list.js'
 import type { ListUsersOptions, UserPage } from './list.js'
 import { WriteLocks } from './locks.js'
 import type { CatMetaRecord, VodConfigRecord } from './schema/meta.js'
+import type { GroupRecord } from './schema/group.js'
 import type { StreamRecord } from './schema/stream.js'
 import type { UserRecord } from './schema/user.js'
 import { readInPlace } from './read-in-place.js'
@@ -183,6 +184,9 @@ export class CatalogWriterImpl implements CatalogWriter {
   async updateUser (username: string, fn: UpdateFn<UserRecord>): Promise<UpdateResult<UserRecord>> { return this.update(keys.user(username), fn) }
   async listUsers (opts: ListUsersOptions = {}): Promise<UserPage> { return listUserPage(await this.use(), opts, this.onInvalid) }
 
+  async getGroup (id: string): Promise<GroupRecord | null> { return this.get(keys.group(id)) }
+  async putGroup (id: string, record: GroupRecord): Promise<PutResult> { return this.put(keys.group(id), record) }
+  async deleteGroup (id: string): Promise<PutResult> { return this.del(keys.group(id)) }
   async getCatMeta (slug: string): Promise<CatMetaRecord | null> { return this.get(keys.catMeta(slug)) }
   async putCatMeta (record: CatMetaRecord): Promise<PutResult> { return this.put(keys.catMeta(record?.slug), record) }
   async deleteCatMeta (slug: string): Promise<PutResult> { return this.del(keys.catMeta(slug)) }

@@ -12,6 +12,10 @@ describe('key layout', () => {
     expect(keys.catMeta('news')).toBe('catmeta/news')
     expect(keys.vodConfig()).toBe('svcmeta/vod')
     expect(keys.meta('panel')).toBe('meta/panel')
+    expect(keys.group('p.news')).toBe('grp/p.news')
+    expect(keys.group('auto')).toBe('grp/auto')
+    expect(parseKey('grp/p.news')).toEqual({ prefix: 'grp/', name: 'p.news' })
+    expect(() => keys.group('news')).toThrowError(expect.objectContaining({ code: 'CATALOG_INVALID_KEY' }))
     expect(parseKey('user/Ana')).toEqual({ prefix: 'user/', name: 'Ana' })
     expect(() => keys.stream('a/b')).toThrowError(expect.objectContaining({ code: 'CATALOG_INVALID_KEY' }))
     expect(() => keys.user(undefined as unknown as string)).toThrowError(expect.objectContaining({ code: 'CATALOG_INVALID_KEY' }))
@@ -34,12 +38,13 @@ describe('key layout', () => {
     for (const slug of ['catalog', 'user', 'meta']) await writer.putCatMeta({ v: 1, slug })
     await writer.putVodConfig({ v: 1, enabled: false, apiBase: '', service: '', sources: {}, params: {} })
     await writer.putMeta('panel', { v: 1, assetsKey: null, serviceName: 'x' })
+    for (const id of ['auto', 'p.user', 'p.0']) await writer.putGroup(id, { v: 1, gen: 1, keys: {} })
     // Raw neighbours just outside the ranges (written below the schema layer on purpose).
-    for (const raw of ['catalog', 'catalog0', 'catalogue/x', 'user', 'user0', 'users/x', 'meta', 'meta0', 'metadata/x', 'catmeta0', 'svcmeta0']) {
+    for (const raw of ['catalog', 'catalog0', 'catalogue/x', 'user', 'user0', 'users/x', 'meta', 'meta0', 'metadata/x', 'catmeta0', 'svcmeta0', 'grp', 'grp0', 'grps/x']) {
       await writer.bee.put(raw, b4a.from('{}'))
     }
 
-    const expected: Record<string, number> = { 'catalog/': 7, 'user/': 6, 'catmeta/': 3, 'svcmeta/': 1, 'meta/': 1 }
+    const expected: Record<string, number> = { 'catalog/': 7, 'user/': 6, 'catmeta/': 3, 'svcmeta/': 1, 'meta/': 1, 'grp/': 3 }
     for (const prefix of Object.values(PREFIXES)) {
       const found: string[] = []
       for await (const { key } of writer.bee.createReadStream(prefixRange(prefix))) found.push(key as string)

@@ -5,6 +5,7 @@ import {
 } from '../constants.js'
 import { Hex32, NonNegInt, hexBytes, hexRange } from './common.js'
 import { StreamId } from './ids.js'
+import { GroupId } from './group.js'
 
 /** One enrolled device, kept compact since every login may rewrite the user record. */
 const shape = {
@@ -32,6 +33,9 @@ const ArgonLoose = z.object(argonShape)
 const KeyVersion = z.literal(2).optional()
 const KeyVersionLoose = z.int().min(2).max(255).optional()
 
+/** A grant group's key of generation `gen`, sealed to the user's `pub` (like a `wrapped` grant). */
+const groupGrantShape = { gen: z.int().min(1), key: hexRange(SEALED_MIN_BYTES, SEALED_MAX_BYTES) }
+
 function userShape (device: typeof Device | typeof DeviceLoose, argon: typeof Argon | typeof ArgonLoose, keyVersion: typeof KeyVersion | typeof KeyVersionLoose) {
   return {
     v: z.literal(RECORD_VERSION),
@@ -43,6 +47,7 @@ function userShape (device: typeof Device | typeof DeviceLoose, argon: typeof Ar
     encPriv: hexRange(ENC_PRIV_MIN_BYTES, ENC_PRIV_MAX_BYTES),
     authPub: Hex32,
     wrapped: z.record(StreamId, hexRange(SEALED_MIN_BYTES, SEALED_MAX_BYTES)),
+    groups: z.record(GroupId, (keyVersion === KeyVersion ? z.strictObject : z.object)(groupGrantShape)).optional(),
     devices: z.array(device).max(MAX_DEVICES_LIMIT),
     tokenVersion: NonNegInt,
     maxDevices: z.int().min(1).max(MAX_DEVICES_LIMIT),
@@ -62,7 +67,10 @@ function uniqueDevices (rec: { devices: Array<{ deviceId: string }> }, ctx: z.Re
  * An account (`user/<username>`). Spec: /work/shared/spec/1-panel.md "User record".
  * `authPub` is the Ed25519 auth key derived from the password (proves it at session time),
  * `keyVersion` the key schedule it came from (absent = 1);
- * `wrapped[streamId]` is the stream key sealed to `pub`.
+ * `wrapped[streamId]` is the stream key sealed to `pub` (manual grants; all grants on records
+ * from before issue 43), `groups[groupId]` a grant group's key of generation `gen` sealed to
+ * `pub` (the group's channel keys are in `grp/<groupId>`). A record with `groups` (even empty)
+ * is in the grouped layout.
  */
 export const UserRecord = z.strictObject(userShape(Device, Argon, KeyVersion)).superRefine(uniqueDevices)
 export type UserRecord = z.infer<typeof UserRecord>
