@@ -20,6 +20,7 @@ import type { ListUsersOptions, UserPage } from './list.js'
 import type { CatMetaRecord, VodConfigRecord } from './schema/meta.js'
 import type { StreamRecord } from './schema/stream.js'
 import type { UserRecord } from './schema/user.js'
+import type { GroupRecord as GroupRecordType } from './schema/group.js'
 import type { RangeChange, RangeWatch, WatchRangeOptions } from './watch.js'
 import { CatalogReaderImpl } from './reader.js'
 import { CatalogWriterImpl } from './writer.js'
@@ -136,6 +137,10 @@ export interface CatalogWriter {
   updateUser(username: string, fn: UpdateFn<UserRecord>): Promise<UpdateResult<UserRecord>>
   listUsers(opts?: ListUsersOptions): Promise<UserPage>
   getCatMeta(slug: string): Promise<CatMetaRecord | null>
+  /** A grant group (`grp/<id>`): a package's channel keys sealed under its group key (issue 43). */
+  getGroup(id: string): Promise<GroupRecordType | null>
+  putGroup(id: string, record: GroupRecordType): Promise<PutResult>
+  deleteGroup(id: string): Promise<PutResult>
   /** Stores under `catmeta/<record.slug>`. */
   putCatMeta(record: CatMetaRecord): Promise<PutResult>
   deleteCatMeta(slug: string): Promise<PutResult>
@@ -194,6 +199,8 @@ export interface CatalogReader {
   listStreams(): Promise<StreamEntry[]>
   getUser(username: string): Promise<UserRecord | null>
   getCatMeta(slug: string): Promise<CatMetaRecord | null>
+  /** A grant group (`grp/<id>`): a package's channel keys sealed under its group key (issue 43). */
+  getGroup(id: string): Promise<GroupRecordType | null>
   listCatMeta(): Promise<CatMetaRecord[]>
   getVodConfig(): Promise<VodConfigRecord | null>
   getMeta<N extends string>(name: N): Promise<RecordFor<`meta/${N}`> | null>

@@ -112,9 +112,32 @@ describe('UserRecord', () => {
     ['bad grant id', userRecord({ wrapped: { 'a/b': 'aa'.repeat(80) } }), 'wrapped.a/b'],
     ['non-hex grant', userRecord({ wrapped: { ch1: 'zz'.repeat(80) } }), 'wrapped.ch1'],
     ['duplicate device', userRecord({ devices: [0, 1].map(() => ({ deviceId: HEX32, label: '', enrolledAt: 1, expiresAt: null, tokenVersion: 0, status: 'active' as const })) }), 'devices.1.deviceId'],
-    ['a password field', { ...userRecord(), password: 'x' }, 'password']
+    ['a password field', { ...userRecord(), password: 'x' }, 'password'],
+    ['bad group id', userRecord({ groups: { news: { gen: 1, key: 'aa'.repeat(80) } } as any }), 'groups.news'],
+    ['group generation 0', userRecord({ groups: { 'p.news': { gen: 0, key: 'aa'.repeat(80) } } }), 'groups.p.news.gen'],
+    ['an unknown field in a group grant', userRecord({ groups: { auto: { gen: 1, key: 'aa'.repeat(80), x: 1 } as any } }), 'groups.auto.x']
   ])('refuses %s', (_name, record, field) => {
     const err = refusal('user/ana', record)
+    expect(err.code).toBe('CATALOG_INVALID_RECORD')
+    expect(err.fields).toContain(field)
+  })
+})
+
+describe('GroupRecord (grp/<id>)', () => {
+  it('accepts a group with channel keys, and a user record that holds it', () => {
+    const g = { v: 1, gen: 2, keys: { ch1: 'ab'.repeat(72), 'news.x': 'cd'.repeat(72) } }
+    expect(decodeRecord('grp/p.news', encodeRecord('grp/p.news', g).bytes)).toEqual(g)
+    const u = userRecord({ groups: { 'p.news': { gen: 2, key: 'aa'.repeat(80) }, auto: { gen: 1, key: 'bb'.repeat(80) } } })
+    expect(UserRecord.parse(u)).toEqual(u)
+  })
+
+  it.each([
+    ['a short channel key', { v: 1, gen: 1, keys: { ch1: 'ab'.repeat(71) } }, 'keys.ch1'],
+    ['a bad stream id', { v: 1, gen: 1, keys: { 'a/b': 'ab'.repeat(72) } }, 'keys.a/b'],
+    ['generation 0', { v: 1, gen: 0, keys: {} }, 'gen'],
+    ['an unknown field', { v: 1, gen: 1, keys: {}, members: [] }, 'members']
+  ])('refuses %s', (_name, record, field) => {
+    const err = refusal('grp/auto', record)
     expect(err.code).toBe('CATALOG_INVALID_RECORD')
     expect(err.fields).toContain(field)
   })

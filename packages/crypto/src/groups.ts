@@ -1,5 +1,5 @@
-import { assertBytes } from './bytes.js'
-import { STREAM_KEY_BYTES } from './grants.js'
+import { assertBytes, fromHex } from './bytes.js'
+import { STREAM_KEY_BYTES, openGrant } from './grants.js'
 import { deriveSubkey } from './primitives.js'
 import { openSecret, sealSecret } from './seal.js'
 import { CryptoError } from './errors.js'
@@ -32,4 +32,38 @@ export function openGroupChannelKey (groupKey: Uint8Array, groupId: string, gen:
   const key = openSecret(entryKey(groupKey, groupId, gen, streamId), sealedHex)
   if (key.length !== STREAM_KEY_BYTES) throw CryptoError.openFailed()
   return key
+}
+
+/** What {@link openGrants} reads of a user record (`@arus/catalog` UserRecord). */
+export interface SealedGrantsOf {
+  pub: string
+  wrapped: Record<string, string>
+  groups?: Record<string, { gen: number; key: string }> | undefined
+}
+/** What it reads of a grant group record (`grp/<groupId>`). */
+export interface GroupKeysOf { gen: number; keys: Record<string, string> }
+
+/**
+ * Every stream key a user holds: its own `wrapped` grants, then each held group's channel keys
+ * (`groups[id]` is the group key of a generation; `records[id]` the group record). A grant that
+ * does not open (sealed to an older key pair) and a group whose record is missing or of another
+ * generation (a rotation the replica has not caught up with) are skipped, never thrown.
+ */
+export function openGrants (user: SealedGrantsOf, records: Readonly<Record<string, GroupKeysOf | null | undefined>>, userSecret: Uint8Array): Map<string, Uint8Array> {
+  const keys = new Map<string, Uint8Array>()
+  const pub = fromHex(user.pub, 32)
+  for (const [id, sealed] of Object.entries(user.wrapped)) {
+    try { keys.set(id, openGrant(sealed, pub, userSecret)) } catch { /* sealed to an older key pair */ }
+  }
+  for (const [groupId, held] of Object.entries(user.groups ?? {})) {
+    const record = records[groupId]
+    if (record === null || record === undefined || record.gen !== held.gen) continue
+    let groupKey: Uint8Array
+    try { groupKey = openGrant(held.key, pub, userSecret) } catch { continue }
+    for (const [streamId, sealed] of Object.entries(record.keys)) {
+      if (keys.has(streamId)) continue
+      try { keys.set(streamId, openGroupChannelKey(groupKey, groupId, held.gen, streamId, sealed)) } catch { /* not for this key */ }
+    }
+  }
+  return keys
 }

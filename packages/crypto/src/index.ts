@@ -45,7 +45,7 @@ export {
 
 export { sealSecret, openSecret } from './seal.js'
 export { sealGrant, openGrant, STREAM_KEY_BYTES, GRANT_BYTES } from './grants.js'
-export { sealGroupChannelKey, openGroupChannelKey, GROUP_KEY_BYTES } from './groups.js'
+export { sealGroupChannelKey, openGroupChannelKey, openGrants, GROUP_KEY_BYTES, type SealedGrantsOf, type GroupKeysOf } from './groups.js'
 
 export { signToken, verifyToken, decodeTokenUnverified, MAX_TOKEN_LENGTH } from './tokens.js'
 export type { TokenPayload, VerifyTokenOptions } from './tokens.js'

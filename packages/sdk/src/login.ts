@@ -1,7 +1,7 @@
 import b4a from 'b4a'
-import type { CatalogReader, UserRecord } from '@arus/catalog'
+import type { CatalogReader, GroupRecord, UserRecord } from '@arus/catalog'
 import {
-  KEY_SCHEDULE_CURRENT, deriveLoginKeysV1, deriveLoginKeysV2, fromHex, newSalt, oprf, openGrant, openSecret, sealSecret,
+  KEY_SCHEDULE_CURRENT, deriveLoginKeysV1, deriveLoginKeysV2, fromHex, newSalt, oprf, openGrants, openSecret, sealSecret,
   sign, solvePow, toHex, type KeyPair
 } from '@arus/crypto'
 import { RpcError, rekeySignedBytes, sessionSignedBytes, type Rekey, type RpcClient } from '@arus/rpc'
@@ -94,8 +94,12 @@ async function loginOnce (link: RpcClient | Promise<RpcClient | null>, reader: C
   const user = await reading
   if (user === null) throw SdkError.wrongPassword()
   if (output === null) throw finalizeError
+  // The grant groups the record holds (issue 43) are read while the key schedule runs.
+  const groups = readGroups(reader, user, trace)
+  groups.catch(() => {})
   const opened = await openAccount(reader, user, output, trace)
-  const keys = await trace.time('grants', () => unsealGrants(user, opened.userSecret))
+  const records = await groups
+  const keys = await trace.time('grants', () => openGrants(user, records, opened.userSecret))
   const deviceKey = await device
   const deviceId = toHex(deviceKey.publicKey)
   const challenge = fromHex(reply.sessionChallenge, 32)
@@ -239,17 +243,16 @@ async function enrolled (reader: CatalogReader, username: string, deviceId: stri
   }
 }
 
-function unsealGrants (user: UserRecord, userSecret: Uint8Array): Map<string, Uint8Array> {
-  const keys = new Map<string, Uint8Array>()
-  const pub = fromHex(user.pub, 32)
-  for (const [id, sealed] of Object.entries(user.wrapped)) {
-    try {
-      keys.set(id, openGrant(sealed, pub, userSecret))
-    } catch {
-      // A grant sealed to an older key pair cannot open; the panel re-seals on rotation.
-    }
-  }
-  return keys
+/**
+ * The group records `user.groups` names (`grp/<id>`), read in parallel from the replica: with
+ * the user record, all a login reads of the catalog (docs/architecture.md "Grants and the
+ * catalog"). A group whose record cannot be read counts as absent (its channels are not
+ * granted); the catalog being unreadable at all was already reported by the user record read.
+ */
+async function readGroups (reader: CatalogReader, user: UserRecord, trace: PhaseTrace): Promise<Record<string, GroupRecord | null>> {
+  const ids = Object.keys(user.groups ?? {})
+  if (ids.length === 0) return {}
+  return await trace.time('group records', async () => Object.fromEntries(await Promise.all(ids.map(async (id) => [id, await reader.getGroup(id).catch(() => null)] as const))))
 }
 
 /** Runs an RPC call; `raw` keeps RpcErrors for the caller to inspect. */

@@ -1,5 +1,5 @@
 import {
-  deriveLoginKeysV1, deriveLoginKeysV2, fromHex, generateSigningKeyPair, newSalt, oprf, openGrant, openSecret, sealSecret, sign,
+  deriveLoginKeysV1, deriveLoginKeysV2, fromHex, generateSigningKeyPair, newSalt, oprf, openGrants, openSecret, sealSecret, sign,
   solvePow, toHex
 } from '@arus/crypto'
 import type { CatalogReader, UserRecord } from '@arus/catalog'
@@ -73,7 +73,8 @@ export async function viewerLogin (rpc: RpcClient, reader: CatalogReader, init: 
     deviceSig: toHex(sign(msg, device.secretKey)),
     ...(rekey === undefined ? {} : { rekey })
   })
-  const keys = new Map<string, Uint8Array>()
-  for (const [id, sealed] of Object.entries(user.wrapped)) keys.set(id, openGrant(sealed, fromHex(user.pub, 32), priv))
+  // Own grants and every held grant group's channel keys (issue 43), as the SDK opens them.
+  const records = Object.fromEntries(await Promise.all(Object.keys(user.groups ?? {}).map(async (id) => [id, await reader.getGroup(id)] as const)))
+  const keys = openGrants(user, records, priv)
   return { ...session, user, keys }
 }
