@@ -25,6 +25,12 @@ import { managerSettings } from './settings.js'
 
 /** The share of ORIGIN_UPLINK_KBIT that block answers may use (the rest: the panel, syncs, encryption and UDX overhead). */
 const ORIGIN_BUDGET_SHARE = 0.85
+/**
+ * The share of the budget kept for a trusted relay while one is served: the relay carries the
+ * whole audience, viewers asking the origin directly get the rest (docs/architecture.md
+ * "Origin egress"; the lab: docs/benchmarks.md "Swarm with a repeater").
+ */
+const RELAY_RESERVE = 0.75
 
 /** A running broadcaster (the composition root's product); `close` tears down in reverse order. */
 export interface RunningBroadcaster {
@@ -63,7 +69,10 @@ export async function main (config: BroadcasterConfig, log: Logger): Promise<Run
   })
   const incidents = await openIncidentLog(paths.incidents, { onIncident: () => analytics.incident() })
   // One upload budget for every channel: they share this box's uplink.
-  const budget = config.ORIGIN_UPLINK_KBIT > 0 ? createEgressBudget({ bytesPerSecond: config.ORIGIN_UPLINK_KBIT * 1000 / 8 * ORIGIN_BUDGET_SHARE }) : undefined
+  // With trusted relays, most of it is kept for them while one is served (RELAY_RESERVE).
+  const budget = config.ORIGIN_UPLINK_KBIT > 0
+    ? createEgressBudget({ bytesPerSecond: config.ORIGIN_UPLINK_KBIT * 1000 / 8 * ORIGIN_BUDGET_SHARE, reserve: config.ORIGIN_RELAY_KEYS.length > 0 ? RELAY_RESERVE : 0 })
+    : undefined
   const feeds = createFeedHost({ store, swarm, stores, log }, {
     graceMs: config.ROTATE_GRACE_SEC * 1000,
     uploadShaping: config.ORIGIN_PEERS_PER_BLOCK === 0

@@ -211,7 +211,7 @@ export interface ParsedPlaylist {
 
 export { shapeUploads, RELAY_IDLE_MS } from './upload-shaping.js'
 export type { UploadShaper, UploadShapingInit, UploadShapingStats } from './upload-shaping.js'
-export { createEgressBudget } from './egress-budget.js'
+export { createEgressBudget, RELAY_ACTIVE_MS } from './egress-budget.js'
 export type { EgressBudget, EgressBudgetInit, EgressBudgetStats } from './egress-budget.js'
 export { paceRequests } from './request-pacing.js'
 export { ORIGIN_PROOF_EXTENSION, originProofs, watchOrigins, type OriginProofSender, type OriginWatch } from './origin-proof.js'

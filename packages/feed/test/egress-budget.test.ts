@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createEgressBudget } from '@arus/feed'
+import { RELAY_ACTIVE_MS, createEgressBudget } from '@arus/feed'
 
 // The origin's upload budget (issue 42): answers leave at the configured average rate, a
 // trusted relay's first; a cancelled one never leaves. On a fake clock: deterministic.
@@ -52,9 +52,47 @@ describe('createEgressBudget', () => {
     expect(sent.at(-1)).toBe(5)
   })
 
+  it('reserve: while a relay is served, viewers get at most their share; once it is quiet, all of it', async () => {
+    const budget = createEgressBudget({ bytesPerSecond: 100_000, burstMs: 0, reserve: 0.75 })
+    const viewer: number[] = []
+    const relay: number[] = []
+    // A relay asking 50 kB/s (half the budget) and viewers asking far more than the rest.
+    for (let i = 0; i < 200; i++) budget.admit(1, 10_000, () => { viewer.push(Date.now()) })
+    for (let s = 0; s < 4; s++) {
+      for (let i = 0; i < 5; i++) budget.admit(0, 10_000, () => { relay.push(Date.now()) })
+      await vi.advanceTimersByTimeAsync(1_000)
+    }
+    // Every relay answer left within its second; viewers got about a quarter of the budget (plus
+    // the one answer sent before the relay came and the second of share saved up while idle).
+    expect(relay).toHaveLength(20)
+    const viewerBytes = viewer.length * 10_000
+    expect(viewerBytes).toBeLessThanOrEqual(0.25 * 100_000 * 4 + 25_000 + 10_000)
+    expect(viewerBytes).toBeGreaterThanOrEqual(0.25 * 100_000 * 4 - 20_000)
+    // The relay quiet for longer than RELAY_ACTIVE_MS: viewers get the whole budget again.
+    await vi.advanceTimersByTimeAsync(RELAY_ACTIVE_MS + 500)
+    const before = viewer.length
+    await vi.advanceTimersByTimeAsync(1_000)
+    expect(viewer.length - before).toBeGreaterThanOrEqual(9)
+    budget.close()
+  })
+
+  it('without reserve, viewers admitted first take what the relay does not', async () => {
+    const budget = createEgressBudget({ bytesPerSecond: 100_000, burstMs: 0 })
+    const viewer: number[] = []
+    for (let i = 0; i < 200; i++) budget.admit(1, 10_000, () => { viewer.push(Date.now()) })
+    for (let s = 0; s < 4; s++) {
+      for (let i = 0; i < 5; i++) budget.admit(0, 10_000, () => {})
+      await vi.advanceTimersByTimeAsync(1_000)
+    }
+    // Half the budget went to viewers: what the relay did not ask for at that instant.
+    expect(viewer.length * 10_000).toBeGreaterThan(0.4 * 100_000 * 4)
+    budget.close()
+  })
+
   it('refuses a rate it cannot mean', () => {
     expect(() => createEgressBudget({ bytesPerSecond: 10 })).toThrow(/bytesPerSecond/)
     expect(() => createEgressBudget({ bytesPerSecond: Number.NaN })).toThrow(/bytesPerSecond/)
     expect(() => createEgressBudget({ bytesPerSecond: 100_000, burstMs: -1 })).toThrow(/burstMs/)
+    expect(() => createEgressBudget({ bytesPerSecond: 100_000, reserve: 1 })).toThrow(/reserve/)
   })
 })
