@@ -30,7 +30,7 @@ const ORIGIN_BUDGET_SHARE = 0.85
  * whole audience, viewers asking the origin directly get the rest (docs/architecture.md
  * "Origin egress"; the lab: docs/benchmarks.md "Swarm with a repeater").
  */
-const RELAY_RESERVE = 0.75
+const RELAY_RESERVE = 0.9
 
 /** A running broadcaster (the composition root's product); `close` tears down in reverse order. */
 export interface RunningBroadcaster {

@@ -77,6 +77,8 @@ export interface UploadShapingStats {
   late: number
   /** Requests answered at once because they came from a trusted relay (also counted in `served`). */
   relayServed: number
+  /** Viewers' requests for a block an active trusted relay already has, answered "no data" once so they ask the relay. */
+  bounced: number
   /**
    * With trusted relays configured: block requests from other peers answered at once, by why —
    * the peer had been sent the block before (`repeat`), no relay was active (`noRelay`), or the
@@ -98,6 +100,7 @@ interface WirePeer {
   stream?: { remotePublicKey?: Uint8Array }
   /** What the peer's last sync said: false for a viewer that serves no block ('client-only'). */
   remoteUploading?: boolean
+  wireNoData?: { send(msg: { request: number; reason: number }): unknown }
 }
 interface WireRequest { id: number; block: { index: number } | null; hash: unknown; seek: unknown; upgrade: unknown }
 
@@ -117,7 +120,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
   /** What one block answer costs the budget: the core's mean block size. */
   const blockBytes = (): number => core.length > 0 ? core.byteLength / core.length : 65_536
 
-  const stats: UploadShapingStats = { served: 0, held: 0, cancelled: 0, released: 0, cancelWaitMs: 0, late: 0, relayServed: 0, viewerServed: { repeat: 0, noRelay: 0, notRelayable: 0 } }
+  const stats: UploadShapingStats = { served: 0, held: 0, cancelled: 0, released: 0, cancelWaitMs: 0, late: 0, relayServed: 0, bounced: 0, viewerServed: { repeat: 0, noRelay: 0, notRelayable: 0 } }
   /** When each block index was appended here (while shaping), bounded like servedTo. */
   const appendedAt = new Map<number, number>()
   let knownLength = core.length
@@ -272,6 +275,8 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
       }
       const had = servedTo.get(index)?.has(who) === true
       const fresh = !stale(index)
+      // The block already reached an active trusted relay: sent away once to ask it there.
+      if (!had && atRelay(index, who) && bounce(msg.id, index)) return undefined
       // A trusted relay is here: the origin's copy goes to it, and this request waits for it.
       if (!had && ((fresh && relayHere(who)) || atRelay(index, who) || relayWillHave(index, who))) return hold(msg, index, fresh)
       if (!fresh && !had && relayable(index, who)) {
@@ -292,6 +297,23 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
         return answer(this, msg, 1)
       }
       return hold(msg, index, fresh)
+    }
+    /** Blocks this peer was sent away for once (bounded like servedTo). */
+    const bounced = new Set<number>()
+    /**
+     * Answers "no data" without a reason, at most once per block and peer: the requester's
+     * hypercore asks again at once, of a peer that has the block (its relay, most likely), and
+     * counts no back-off (hypercore pauses a peer only after "not available" or "invalid"
+     * answers). Held instead, the request waited up to RELAY_HOLD_MAX_MS for a hotswap that a
+     * viewer with no measure of the relay yet does not make: the lab's viewers joined ~27 s late.
+     */
+    const bounce = (id: number, index: number): boolean => {
+      if (bounced.has(index) || typeof peer.wireNoData?.send !== 'function') return false
+      if (bounced.size >= maxTracked) bounced.delete(bounced.values().next().value as number)
+      bounced.add(index)
+      stats.bounced++
+      try { peer.wireNoData.send({ request: id, reason: 0 }) } catch { /* the peer is gone */ }
+      return true
     }
     const hold = (msg: WireRequest, index: number, fresh: boolean): void => {
       stats.held++
@@ -320,6 +342,13 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
       const expire = (): void => {
         const h = held.get(msg.id)
         if (h === undefined) return
+        if (atRelay(index, who) && !bounced.has(index) && typeof peer.wireNoData?.send === 'function') {
+          // The relay has it now: send the requester there instead of waiting on.
+          held.delete(msg.id)
+          holding.delete(h.entry)
+          bounce(msg.id, index)
+          return
+        }
         if (Date.now() - since < RELAY_HOLD_MAX_MS && (atRelay(index, who) || relayWillHave(index, who))) {
           h.timer = setTimeout(expire, holdMs)
           return

@@ -145,6 +145,37 @@ describe('origin upload shaping', () => {
     }
   })
 
+  it('a viewer asking for a block an active relay already has is sent there once ("no data", no back-off); asked again, it is held', () => {
+    const relayKey = key32()
+    const noData: Array<{ request: number; reason: number }> = []
+    const answered: string[] = []
+    const relay = { onrequest (msg: { id: number }) { answered.push(`relay:${msg.id}`) }, oncancel () {}, stream: { remotePublicKey: relayKey } }
+    const viewer = {
+      onrequest (msg: { id: number }) { answered.push(`viewer:${msg.id}`) },
+      oncancel () {},
+      stream: { remotePublicKey: key32() },
+      wireNoData: { send (m: { request: number; reason: number }) { noData.push(m) } }
+    }
+    const core = { peers: [relay, viewer], key: null, length: 10, byteLength: 10 * 65_536, on () {}, off () {}, registerExtension: () => ({ send () {}, destroy () {} }) } as any
+    const shaper = shapeUploads(core, { peersPerBlock: 2, holdMs: 60_000, freshMs: 0, relays: [hexKey(relayKey)] })
+    try {
+      const plain = (id: number, index: number) => ({ id, block: { index }, hash: null, seek: null, upgrade: null }) as any
+      relay.onrequest(plain(1, 3))
+      expect(answered).toEqual(['relay:1'])
+      // The viewer asks for block 3: the relay has it, so "no data" with reason 0 (hypercore counts no back-off).
+      viewer.onrequest(plain(7, 3))
+      expect(noData).toEqual([{ request: 7, reason: 0 }])
+      expect(shaper.stats().bounced).toBe(1)
+      // It asks the origin again for the same block (it chose the origin again): held, not bounced twice.
+      viewer.onrequest(plain(8, 3))
+      expect(noData).toHaveLength(1)
+      expect(shaper.stats().held).toBe(1)
+      expect(answered).toEqual(['relay:1'])
+    } finally {
+      shaper.close()
+    }
+  })
+
   it('is a writer option: uploadShaping shapes the blob core and stats() reports uploads', async (t) => {
     const o = await liveOrigin(t, 8 * 65_536, { uploadShaping: { peersPerBlock: 1, holdMs: 30_000 } })
     const writer = o.writer
