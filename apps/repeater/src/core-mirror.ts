@@ -17,6 +17,9 @@ import { COMPACT_AFTER_BYTES, paceRequests, reannounce, watchOrigins, type Origi
  */
 export type MirrorMode = 'window' | 'all'
 
+/** How often a proven origin's acknowledgement of our length is checked (nudgeOrigins). */
+const NUDGE_MS = 2000
+
 /** A block request of the mirror unanswered this long is asked of another peer (request-pacing.ts). */
 const ABANDON_AFTER_MS = 3000
 
@@ -41,11 +44,13 @@ export interface CoreMirrorStats {
   bytesHeld: number
   /** The core's length as the origin last announced it. */
   length: number
-  /** Blocks between the newest one held and the head (0 when the head is here). */
+  /** Blocks between the newest one held and the head as announced by any peer (0 when the head is here). */
   lag: number
   /** Peers replicating this core with the repeater, and of those the ones that proved they are its origin. */
   peers: number
   origins: number
+  /** Syncs sent to an origin that had not acknowledged our length (nudgeOrigins). */
+  originNudges: number
   /** Each origin peer's request state (diagnostics: why a mirror is not fetching). */
   originPeers: Array<{ inflight: number; limit: number; remoteLength: number; backedOff: boolean; asked: boolean; upgradeInflight: number | null; lengthAcked: number | null; remoteCanUpgrade: boolean | null; length: number; noData: { notAvailable: number; invalid: number } }>
   /** Block requests received, and "no data" answers sent (diagnostics: a requester pauses a peer after 32 of those). */
@@ -75,6 +80,8 @@ interface WirePeer {
   remoteLength?: number
   lengthAcked?: number
   remoteCanUpgrade?: boolean
+  syncsProcessing?: number
+  sendSync?: () => void
   stats?: { notAvailableBackoffs?: number; backoffs?: number }
   arusBackedOff?: boolean
   getMaxInflight?: () => number
@@ -137,6 +144,8 @@ export class CoreMirror {
   private bytesOut = 0
   private newest = -1
   private blockRequestsIn = 0
+  private readonly nudger: ReturnType<typeof setInterval>
+  private nudges = 0
   /** Peers that proved they are the core's origin (asked first; origin-proof.ts). */
   private readonly origins: OriginWatch
   private readonly sourcePolicy: { onBlockRequest: () => void; origins: OriginWatch }
@@ -161,6 +170,8 @@ export class CoreMirror {
     // A proven origin is the head's one source: never paced down, never abandoned.
     this.pacer = paceRequests(this.core, { abandonAfterMs: ABANDON_AFTER_MS, exempt: (peer) => this.origins.isOrigin(peer) })
     this.sourcePolicy = { onBlockRequest: () => { this.blockRequestsIn++ }, origins: this.origins }
+    this.nudger = setInterval(() => { this.nudgeOrigins() }, NUDGE_MS)
+    this.nudger.unref?.()
     this.core.on('download', (index: number, bytes: number) => this.ondownload(index, bytes))
     this.core.on('peer-add', (peer: unknown) => { askOnlySources(peer as WirePeer, this.sourcePolicy) })
     this.core.on('upload', (_index: number, bytes: number) => { this.bytesOut += bytes })
@@ -302,19 +313,41 @@ export class CoreMirror {
 
   stats (): CoreMirrorStats {
     const length = this.core.length
+    // The head as far as any peer announced it: the mirror's own length grows only once it got an upgrade.
+    let head = length
+    for (const p of this.core.peers as unknown as WirePeer[]) head = Math.max(head, p.remoteLength ?? 0)
     return {
       bytesIn: this.bytesIn,
       bytesOut: this.bytesOut,
       blocksHeld: this.heldBlocks,
       bytesHeld: Math.max(0, this.heldBytes),
       length,
-      lag: this.evicted || length === 0 ? 0 : Math.max(0, length - 1 - this.newest),
+      lag: this.evicted || head === 0 ? 0 : Math.max(0, head - 1 - this.newest),
       peers: this.core.peers.length,
       origins: this.origins.count(),
+      originNudges: this.nudges,
       originPeers: this.core.peers.filter((p) => this.origins.isOrigin(p)).map((p) => originState(p as unknown as WirePeer, this.core)),
       ...wireCounts(this.core),
       blockRequestsIn: this.blockRequestsIn,
       ...receiving(this.core.peers as unknown as WirePeer[])
+    }
+  }
+
+  /**
+   * Tells a proven origin our length again when what it last acknowledged is not it. hypercore
+   * asks a peer for a new length only once that peer acknowledged ours, and a replica whose
+   * length grew past what the origin had announced (the lab: the origin's syncs, behind its
+   * congested uplink, arrived after a longer length had) sends it no sync: the mirror then never
+   * asked the origin for anything again (hypercore 11.37.1, `_updateCanUpgradeAndSync`). A
+   * sync is a few bytes.
+   */
+  private nudgeOrigins (): void {
+    if (this.closed) return
+    for (const p of this.core.peers as unknown as WirePeer[]) {
+      if (!this.origins.isOrigin(p) || p.lengthAcked === undefined || p.lengthAcked === this.core.length) continue
+      if ((p.syncsProcessing ?? 0) !== 0 || typeof p.sendSync !== 'function') continue
+      this.nudges++
+      try { p.sendSync() } catch { /* the peer is gone */ }
     }
   }
 
@@ -333,6 +366,7 @@ export class CoreMirror {
     this.closed = true
     this.range?.destroy()
     this.range = null
+    clearInterval(this.nudger)
     this.pacer.close()
     this.origins.close()
     await this.working

@@ -33,6 +33,7 @@ export interface FeedMirrorStats {
   /** The media core's peers that proved they are its origin (origin-proof.ts). */
   origins: number
   originPeers: CoreMirrorStats['originPeers']
+  originNudges: number
   blockRequestsIn: number
   pendingIn: number
   queuedIn: number
@@ -157,6 +158,7 @@ export class FeedMirror {
       noDataOut: m.noDataOut + b.noDataOut,
       origins: b.origins,
       originPeers: b.originPeers,
+      originNudges: m.originNudges + b.originNudges,
       blockRequestsIn: b.blockRequestsIn,
       pendingIn: b.pendingIn,
       queuedIn: b.queuedIn,

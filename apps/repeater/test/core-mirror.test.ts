@@ -137,6 +137,23 @@ describe('which peers a mirror asks', () => {
     expect(atMirror(ma.publicKey).remoteUploading).toBe(atMirror(ma.publicKey).arusConsumer !== true)
   })
 
+  it('tells a proven origin its length again when the origin acknowledged another (else it never asks it for more)', async (t) => {
+    const { writer, mirror, link } = await originAndMirror(t, 'window', 4)
+    await waitFor(() => mirror.stats().blocksHeld === 4, { timeoutMs: 15_000, message: 'mirrored' })
+    const proofs = originProofs(writer)
+    t.onTestFinished(() => proofs.close())
+    const mirrorAtOrigin = writer.peers.find((p: any) => Buffer.from(p.stream.remotePublicKey).equals(Buffer.from(link.b.publicKey))) as any
+    proofs.send(mirrorAtOrigin)
+    await waitFor(() => mirror.stats().origins === 1, { timeoutMs: 10_000, message: 'the origin proven' })
+    // The origin's view of the mirror's length goes stale (in the lab: its syncs arrived after
+    // the mirror had a longer length); its next syncs acknowledge the wrong length.
+    mirrorAtOrigin.remoteLength = 1
+    for (let i = 4; i < 8; i++) await writer.append(block(i))
+    // hypercore alone would never ask the origin again; the mirror's nudge resyncs, and it does.
+    await waitFor(() => mirror.stats().blocksHeld === 8, { timeoutMs: 15_000, message: 'new blocks mirrored after the nudge' })
+    expect(mirror.stats().originNudges).toBeGreaterThan(0)
+  })
+
   it('keeps serving a peer hypercore pauses (after its "no data" answers): it is only no longer asked', async (t) => {
     const { writer, mirror } = await originAndMirror(t, 'window', 4)
     await waitFor(() => mirror.stats().blocksHeld === 4, { timeoutMs: 15_000, message: 'mirrored' })
