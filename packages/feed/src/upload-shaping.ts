@@ -86,6 +86,12 @@ export interface UploadShapingStats {
    * Diagnostics for the network lab (docs/benchmarks.md "Swarm with a repeater").
    */
   viewerServed: { repeat: number; noRelay: number; notRelayable: number }
+  /**
+   * Each connected trusted relay's transport (its UDX stream: round trip ms, congestion window
+   * and bytes in flight, retransmission timeouts and retransmits, BBR's bandwidth estimate);
+   * diagnostics for the network lab, fields absent where the transport has none.
+   */
+  relayTransport?: Array<Record<string, number>>
 }
 
 export interface UploadShaper {
@@ -381,6 +387,22 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
     })
   }
 
+  const relayTransport = (): Array<Record<string, number>> => {
+    const out: Array<Record<string, number>> = []
+    for (const [peer, who] of identities) {
+      if (typeof who !== 'string' || !trusted.has(who)) continue
+      const raw = (peer.stream as { rawStream?: Record<string, unknown> } | undefined)?.rawStream
+      if (raw === undefined) continue
+      const t: Record<string, number> = {}
+      for (const k of ['rtt', 'cwnd', 'inflight', 'rtoCount', 'retransmits', 'fastRecoveries', 'bbrBandwidth', 'bytesTransmitted']) {
+        const v = raw[k]
+        if (typeof v === 'number') t[k] = v
+      }
+      out.push(t)
+    }
+    return out
+  }
+
   const onPeerAdd = (peer: WirePeer) => wrap(peer)
   // A peer that leaves takes its held requests with it, and releases the requests that
   // were waiting for a block only it (of the peers still here) had received.
@@ -401,7 +423,7 @@ export function shapeUploads (core: Hypercore, init: UploadShapingInit = {}): Up
   for (const peer of core.peers as unknown as WirePeer[]) wrap(peer)
 
   return {
-    stats: () => ({ ...stats, viewerServed: { ...stats.viewerServed } }),
+    stats: () => ({ ...stats, viewerServed: { ...stats.viewerServed }, relayTransport: relayTransport() }),
     close () {
       if (closed) return
       closed = true

@@ -317,6 +317,10 @@ describe('origin upload shaping', () => {
     expect(toReaders).toBeLessThanOrEqual(2 * 65_536)
     expect(fromRelay.bytes).toBeGreaterThan(0)
     expect(origins.count()).toBe(1)
+    // The relay's transport, for the lab's diagnostics: its UDX stream's round trip and window.
+    const [transport] = shaper.stats().relayTransport!
+    expect(transport!.rtt).toBeTypeOf('number')
+    expect(transport!.bytesTransmitted).toBeGreaterThan(segment.byteLength)
     const s = shaper.stats()
     expect(s.relayServed).toBeGreaterThanOrEqual(16)
     expect(s.held).toBeGreaterThan(0)

@@ -33,7 +33,7 @@ export const ChannelViewReply = z.object({
   feedKey: Nullable(z.string()),
   generation: Nullable(Num),
   playlist: Nullable(z.object({ segments: Num, lastSequence: Nullable(Num), playlistVersion: Num, bytesWritten: Num })),
-  egress: Nullable(z.object({ uploadedBytes: Num, shaping: Nullable(z.object({ served: Num, held: Num, cancelled: Num, released: Num, cancelWaitMs: Num, late: Num, relayServed: Num, bounced: Num.optional(), viewerServed: z.object({ repeat: Num, noRelay: Num, notRelayable: Num }).optional() })) })),
+  egress: Nullable(z.object({ uploadedBytes: Num, shaping: Nullable(z.object({ served: Num, held: Num, cancelled: Num, released: Num, cancelWaitMs: Num, late: Num, relayServed: Num, bounced: Num.optional(), viewerServed: z.object({ repeat: Num, noRelay: Num, notRelayable: Num }).optional(), relayTransport: z.array(z.record(z.string(), Num)).optional() })) })),
   watchdog: z.object({
     consecutiveFailures: Num,
     backoffMs: Nullable(Num),
