@@ -1,8 +1,5 @@
-import {
-  boxKeyPair, deriveLoginKeysV2, deriveUserOprfKey, newSalt, oprf, sealGrant, sealSecret, toHex, fromHex
-} from '@arus/crypto'
+import { boxKeyPair, deriveLoginKeysV2, deriveUserOprfKey, newSalt, oprf, sealSecret, toHex } from '@arus/crypto'
 import type { UserRecord } from '@arus/catalog'
-import { ownValue } from '@arus/service'
 import type { PanelContext } from './context.js'
 import { PanelError } from './errors.js'
 
@@ -13,7 +10,8 @@ export type AccountSecrets = Pick<UserRecord, 'keyVersion' | 'salt' | 'verifier'
  * Derives everything a password determines, always at key schedule 2 (Argon2id at the panel's
  * current cost before any key; docs/architecture.md "Login"). The panel can evaluate the OPRF
  * directly because it holds the per-user key; the viewer reaches the same output blindly at
- * login. A fresh X25519 keypair is minted each time, so callers must re-seal grants to `pub`.
+ * login. A fresh X25519 keypair is minted each time, so callers must re-seal grants to `pub`
+ * (a reconcile does: a changed `pub` re-seals every group key and manual grant, ops/materialize.ts).
  */
 export async function deriveAccountSecrets (ctx: Pick<PanelContext, 'identity' | 'settings'>, username: string, password: string): Promise<AccountSecrets> {
   if (password.length === 0) throw PanelError.invalid('password must not be empty')
@@ -33,15 +31,4 @@ export async function deriveAccountSecrets (ctx: Pick<PanelContext, 'identity' |
     encPriv: sealSecret(keys.wrapKey, box.secretKey),
     authPub: toHex(keys.auth.publicKey)
   }
-}
-
-/** Seals each listed stream's key (from `keys`, id → hex) to `pubHex`; ids without a stored key are dropped. */
-export function sealGrants (keys: Record<string, string>, pubHex: string, streamIds: Iterable<string>): Record<string, string> {
-  const pub = fromHex(pubHex, 32)
-  const wrapped: Record<string, string> = {}
-  for (const id of [...new Set(streamIds)].sort()) {
-    const key = ownValue(keys, id)
-    if (key) wrapped[id] = sealGrant(fromHex(key, 32), pub)
-  }
-  return wrapped
 }

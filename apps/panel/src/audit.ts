@@ -9,7 +9,7 @@ import type { PanelPaths } from './paths.js'
  * (spec 1 "Events" 3) keeps these context fields besides the kit's own; never a key,
  * password, token, or (for reports) the user behind one.
  */
-export const PANEL_ACTIVITY_FIELDS = ['streamId', 'username', 'publisher', 'scopes', 'slug', 'redirect', 'maxDevices', 'package', 'source', 'outcome', 'retryAfter', 'channel', 'category', 'alert'] as const
+export const PANEL_ACTIVITY_FIELDS = ['streamId', 'username', 'publisher', 'scopes', 'slug', 'redirect', 'maxDevices', 'package', 'source', 'outcome', 'retryAfter', 'channel', 'category', 'alert', 'group'] as const
 
 export function panelActivity (log: Logger): Activity {
   return createActivity(log, { fields: PANEL_ACTIVITY_FIELDS })

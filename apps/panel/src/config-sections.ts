@@ -1,11 +1,14 @@
 import { z } from 'zod'
 import { CatMetaRecord, StreamRecord, UserRecord, VodConfigRecord, type CatalogWriter } from '@arus/catalog'
 import type { ConfigSection, SectionPlan } from '@arus/config-snapshots'
-import { fromHex, randomBytes, sealGrant, toHex } from '@arus/crypto'
+import { randomBytes, toHex } from '@arus/crypto'
 import type { PanelCore } from './context.js'
+import { AUTO_GROUP, loadLineup, packageGroupId } from './ops/entitlements.js'
+import { grantedIds } from './ops/materialize.js'
+import { holdersOf, reconcileUsers } from './ops/reconcile.js'
 import { purgeStream } from './ops/streams.js'
 import { allUsers } from './ops/user-scan.js'
-import { purgeUser } from './ops/users.js'
+import { groupRecordsOf, purgeUser } from './ops/users.js'
 import { Entitlement, PackageEntry, PublisherEntry, SourceEntry } from './registries.js'
 
 /**
@@ -21,13 +24,15 @@ import { Entitlement, PackageEntry, PublisherEntry, SourceEntry } from './regist
  *   operator fields (title, description, category, order, featured, art, EPG) are set back;
  *   `removeExtra` also removes what the snapshot lacks;
  * - a live per-stream key is never overwritten (a differing one is reported as skipped);
- * - a restored user keeps its verifier and keys (same password), gets its grants re-sealed
- *   under the stream keys the panel holds after the restore, no devices, and a bumped
- *   tokenVersion (sessions from before the deletion stay ended); an existing user only gains
- *   the grants it lacks;
- * - packages and grant provenance are written back without a reconcile of their own: the
- *   users section then seals the snapshot's grants a user lacks (so plan and restore report
- *   the same), and grants a restored member list no longer covers go at the next reconcile;
+ * - a restored user keeps its verifier and keys (same password), gets its grants sealed anew
+ *   from the restored provenance (grant groups and manual grants, issue 43) under the keys
+ *   the panel holds after the restore, no devices, and a bumped tokenVersion (sessions from
+ *   before the deletion stay ended); an existing user that lacks a grant or a group its
+ *   snapshot held is reconciled (it gains what its restored provenance covers);
+ * - packages and grant provenance are written back without a reconcile of their own (so plan
+ *   and restore report the same): the users section ends with one reconcile of everything the
+ *   restore touched — the restored packages' groups and holders, the users whose provenance
+ *   came back, the users it added or changed;
  * - a template import recreates structure only: streams get new keys, no users, no
  *   publisher enrollments.
  * Catalog writes go through put-if-changed, so an unchanged record costs no bytes.
@@ -103,6 +108,10 @@ async function catMetas (catalog: CatalogWriter): Promise<CategoriesData> {
 export function panelConfigSections (ctx: PanelCore): ConfigSection<any>[] {
   /** Stream keys the panel holds once the streams section ran (or would run, in a plan): the users section seals grants with them. */
   let keysAfter = new Map<string, string>()
+  /** Package names once the packages section ran (or would run): the groups a restored user can hold. */
+  let packagesAfter: Set<string> | null = null
+  /** Users whose grants the packages and entitlements sections changed: the users section reconciles them. */
+  let touchedUsers = new Set<string>()
 
   const categories: ConfigSection<CategoriesData> = {
     name: 'categories',
@@ -232,7 +241,10 @@ export function panelConfigSections (ctx: PanelCore): ConfigSection<any>[] {
       }
       const extra = removeExtra ? Object.keys(live).filter((n) => !Object.hasOwn(data, n)) : []
       plan.removed.push(...extra)
+      packagesAfter = new Set([...Object.keys(live), ...Object.keys(data)].filter((n) => !extra.includes(n)))
+      touchedUsers = new Set()
       if (dryRun || (touched.length === 0 && extra.length === 0)) return plan
+      for (const u of await holdersOf(ctx, [...touched, ...extra])) touchedUsers.add(u)
       await ctx.registries.packages.update((map) => {
         for (const n of touched) map[n] = data[n]!
         for (const n of extra) delete map[n]
@@ -329,6 +341,7 @@ export function panelConfigSections (ctx: PanelCore): ConfigSection<any>[] {
       }
       if (!dryRun && Object.keys(next).length > 0) {
         await ctx.registries.entitlements.update((users) => { Object.assign(users, next) })
+        for (const u of Object.keys(next)) touchedUsers.add(u)
       }
       return plan
     }
@@ -342,31 +355,46 @@ export function panelConfigSections (ctx: PanelCore): ConfigSection<any>[] {
     export: () => usersMap(ctx),
     async apply (data, { dryRun, removeExtra }) {
       const plan = emptyPlan()
-      const seal = (id: string, pub: string): string | null => {
-        const key = keysAfter.get(id)
-        return key === undefined ? null : sealGrant(fromHex(key, 32), fromHex(pub, 32))
-      }
       const live = await usersMap(ctx)
+      const groups = await groupRecordsOf(ctx.catalog, Object.values(live))
+      const lineup = await loadLineup(ctx)
+      const groupsAfter = new Set([...(packagesAfter ?? Object.keys(lineup.packages))].map(packageGroupId))
+      if (lineup.auto.size > 0) groupsAfter.add(AUTO_GROUP)
+      const toReconcile = new Set(dryRun ? [] : touchedUsers)
+      touchedUsers = new Set()
+      packagesAfter = null
+      const creates: Array<{ username: string; record: UserRecord }> = []
       for (const [username, u] of Object.entries(data)) {
         const cur = Object.hasOwn(live, username) ? live[username] : undefined
-        const missing = Object.keys(u.wrapped).filter((id) => cur === undefined || !Object.hasOwn(cur.wrapped, id))
+        // What the snapshot's record held that the live one lacks: its own grants (every grant,
+        // on a record from before grant groups) and its groups; a disabled account holds none.
+        const has = cur === undefined ? new Set<string>() : grantedIds(cur, groups)
+        const missing = Object.keys(u.wrapped).filter((id) => !has.has(id))
         const sealable = missing.filter((id) => keysAfter.has(id))
         for (const id of missing) if (!keysAfter.has(id)) plan.skipped.push({ id: `${username}.grants.${id}`, reason: `stream ${id} has no key on this panel` })
-        if (cur !== undefined && sealable.length === 0) { plan.leftAlone.push(username); continue }
+        const lacksGroup = Object.keys(u.groups ?? {}).some((g) => groupsAfter.has(g) && !Object.hasOwn(cur?.groups ?? {}, g))
+        if (cur !== undefined && (cur.status !== 'active' || (sealable.length === 0 && !lacksGroup))) { plan.leftAlone.push(username); continue }
         ;(cur === undefined ? plan.added : plan.changed).push(username)
-        if (dryRun) continue
-        const base = cur ?? { ...u, wrapped: {}, devices: [], tokenVersion: u.tokenVersion + 1 }
-        const wrapped = { ...base.wrapped }
-        for (const id of sealable) wrapped[id] = seal(id, base.pub)!
-        await ctx.catalog.putUser(username, { ...base, wrapped })
+        toReconcile.add(username)
+        if (dryRun || cur !== undefined) continue
+        toReconcile.delete(username)
+        // Same keys (same password), no devices, sessions from before the deletion stay ended;
+        // its grants are sealed in the same write, from the restored provenance (a user the
+        // snapshot has no provenance for counts its sealed grants as manual, as before packages).
+        creates.push({ username, record: { ...u, wrapped: {}, groups: {}, devices: [], tokenVersion: u.tokenVersion + 1 } })
+        await ctx.registries.entitlements.update((ents) => { if (!Object.hasOwn(ents, username)) ents[username] = { packages: [], manual: Object.keys(u.wrapped).sort() } })
       }
       if (removeExtra) {
         for (const username of Object.keys(live)) {
           if (Object.hasOwn(data, username)) continue
           plan.removed.push(username)
+          toReconcile.delete(username)
           if (!dryRun) await purgeUser(ctx, username)
         }
       }
+      // One reconcile for everything the restore changed: the groups of restored packages, their
+      // holders, users whose provenance came back, and the users above (nothing when unchanged).
+      if (!dryRun) await reconcileUsers(ctx, toReconcile, { create: creates })
       return plan
     }
   }

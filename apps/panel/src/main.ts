@@ -8,6 +8,7 @@ import type { PanelContext } from './context.js'
 import { startAdminServer } from './http/server.js'
 import { countChannels, createPanelMetrics, type PanelMetrics } from './metrics.js'
 import { openPanel } from './open.js'
+import { reconcileUsers } from './ops/reconcile.js'
 import { panelReports } from './reports.js'
 import { watchRegistries } from './registry-watch.js'
 import { startSourceScheduler } from './sources/scheduler.js'
@@ -30,6 +31,10 @@ export async function main (config: PanelConfig, log: Logger): Promise<RunningPa
   const activity = panelActivity(log)
   const opened = await openPanel(config.DATA_DIR, panelSettings(config), { log, activity })
   const { ctx, store } = opened
+  // Every user and group as the registries say (issue 43: records from before grant groups move
+  // to them here, each written once); a consistent catalog costs no write.
+  const boot = await reconcileUsers(ctx, 'all').catch(async (err: unknown) => { await opened.close(); throw err })
+  log.info({ event: 'grants.boot-reconcile', users: boot.users, written: boot.written, groups: boot.groups }, 'grants reconciled at boot')
   const swarm = createSwarm({
     ...swarmSettings(config),
     bootstrap: parseBootstrap(config.BOOTSTRAP),

@@ -19,6 +19,8 @@ export interface PanelPaths {
   packages: string
   /** Grant provenance per user: packages held and manual grants. */
   entitlements: string
+  /** Grant group keys (issue 43): per group its generation, key and whether a holder left since. */
+  groupKeys: string
   /** Remote sources (their urls may hold credentials). */
   sources: string
   /** ETags and last reports of the sources. */
@@ -45,6 +47,7 @@ export function panelPaths (dataDir: string): PanelPaths {
     admins: join(privateDir, 'admins.json'),
     packages: join(privateDir, 'packages.json'),
     entitlements: join(privateDir, 'entitlements.json'),
+    groupKeys: join(privateDir, 'group-keys.json'),
     sources: join(privateDir, 'sources.json'),
     sourceState: join(privateDir, 'source-state.json'),
     sourceRemovals: join(privateDir, 'source-removals.json'),

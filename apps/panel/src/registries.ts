@@ -3,7 +3,7 @@ import { keyedRecord, ownValue, readJsonFile, withFileLock, writeJsonAtomic } fr
 import type { PanelPaths } from './paths.js'
 
 /**
- * Panel-private registries: stream keys, publisher enrollments, packages and grant provenance (admin accounts are the
+ * Panel-private registries: stream keys, publisher enrollments, packages, grant provenance and grant group keys (admin accounts are the
  * kit's registry, see @arus/service).
  * Each is a small JSON file re-read on every use, so registry-only CLI commands can
  * edit them beside a running panel and the panel sees the change at its next use.
@@ -34,6 +34,21 @@ export const Entitlement = z.object({
   manual: z.array(z.string())
 })
 export type Entitlement = z.infer<typeof Entitlement>
+
+/**
+ * A grant group's key (issue 43; docs/architecture.md "Grants and the catalog"): generation
+ * `gen` of `grp/<groupId>` is sealed under `key`. `stale` says a holder left since the key was
+ * minted (package taken away, user deleted or disabled): the next time the group's record would
+ * gain a channel or a changed channel key, the group rotates to gen + 1 under a fresh key first.
+ * An entry outlives its group (a deleted package) as a stale tombstone, so a generation is never
+ * reused.
+ */
+export const GroupKeyEntry = z.object({
+  gen: z.int().min(1),
+  key: hex(32),
+  stale: z.boolean()
+})
+export type GroupKeyEntry = z.infer<typeof GroupKeyEntry>
 
 /** A remote source (spec 1 "Remote source"). The url may carry a provider credential: never logged in full. */
 export const SourceEntry = z.object({
@@ -75,6 +90,7 @@ const SourcesFile = z.object({ v: z.literal(1), sources: z.record(z.string(), So
 const SourceStateFile = z.object({ v: z.literal(1), sources: z.record(z.string(), SourceState) })
 const SourceRemovalsFile = z.object({ v: z.literal(1), sources: z.record(z.string(), SourceRemoval) })
 const EntitlementsFile = z.object({ v: z.literal(1), users: z.record(z.string(), Entitlement) })
+const GroupKeysFile = z.object({ v: z.literal(1), groups: z.record(z.string(), GroupKeyEntry) })
 const PublishersFile = z.object({ v: z.literal(1), publishers: z.record(z.string(), PublisherEntry) })
 
 /**
@@ -117,6 +133,8 @@ export interface PanelRegistries {
   packages: Registry<PackageEntry>
   /** Users absent here hold no package and count every grant they have as manual (records from before packages). */
   entitlements: Registry<Entitlement>
+  /** Grant group keys: written by the store holder only (reconciles), never beside it. */
+  groupKeys: Registry<GroupKeyEntry>
   sources: Registry<SourceEntry>
   /** Written by syncs (the store holder); safe to read anywhere. */
   sourceState: Registry<SourceState>
@@ -130,6 +148,7 @@ export function openRegistries (paths: PanelPaths): PanelRegistries {
     publishers: createRegistry<PublisherEntry, z.infer<typeof PublishersFile>>(paths.publishers, PublishersFile, 'publishers'),
     packages: createRegistry<PackageEntry, z.infer<typeof PackagesFile>>(paths.packages, PackagesFile, 'packages'),
     entitlements: createRegistry<Entitlement, z.infer<typeof EntitlementsFile>>(paths.entitlements, EntitlementsFile, 'users'),
+    groupKeys: createRegistry<GroupKeyEntry, z.infer<typeof GroupKeysFile>>(paths.groupKeys, GroupKeysFile, 'groups'),
     sources: createRegistry<SourceEntry, z.infer<typeof SourcesFile>>(paths.sources, SourcesFile, 'sources'),
     sourceState: createRegistry<SourceState, z.infer<typeof SourceStateFile>>(paths.sourceState, SourceStateFile, 'sources'),
     sourceRemovals: createRegistry<SourceRemoval, z.infer<typeof SourceRemovalsFile>>(paths.sourceRemovals, SourceRemovalsFile, 'sources')

@@ -1,5 +1,5 @@
 import type { PanelCore } from './context.js'
-import { holdersOf, reconcileUsers } from './ops/entitlements.js'
+import { holdersOf, reconcileUsers } from './ops/reconcile.js'
 import type { Entitlement, PackageEntry } from './registries.js'
 
 /**

@@ -113,7 +113,7 @@ describe('CLI and HTTP parity', () => {
     expect(viaCli.streams.map((s) => s.id)).toEqual(['news', 'sport'])
     expect(viaCli.streams[0]!.record).toMatchObject({ title: 'News', description: 'Daily news', featured: true, order: 5, poster: expect.stringMatching(/^assets\//), epgId: 'news.1' })
     expect(viaCli.users.map((u) => [u.username, u.record.wrapped, u.record.status, u.record.tokenVersion, u.record.maxDevices]))
-      .toEqual([['alice', ['news'], 'active', 2, 5], ['bob', ['news'], 'disabled', 2, 3]])
+      .toEqual([['alice', ['news'], 'active', 2, 5], ['bob', [], 'disabled', 2, 3]]) // a disabled account holds no grants (issue 43)
     expect(viaCli.admins.find((x) => x.name === 'ops')).toMatchObject({ tokenVersion: 1 })
   })
 })

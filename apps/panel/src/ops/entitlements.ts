@@ -1,14 +1,13 @@
-import { slugify, type StreamEntry, type UserRecord } from '@arus/catalog'
-import { fromHex, sealGrant } from '@arus/crypto'
+import { GROUP_ID_PATTERN, slugify, type StreamEntry, type UserRecord } from '@arus/catalog'
 import type { PanelCore } from '../context.js'
 import type { Entitlement, PackageEntry } from '../registries.js'
-import { allUsers } from './user-scan.js'
 
 /**
  * Where a user's grants come from (spec 1 "Package", "User record" provenance): the manual
- * grants, the channels its packages resolve to, and the channels of auto-granting sources.
- * A reconcile seals what is due and drops what no longer is, writing each affected user
- * once — and an unchanged user never (the catalog appends every write forever).
+ * grants, the channels its packages resolve to, and the channels of auto-granting sources —
+ * and the grant groups (issue 43) they are sealed through: a package's channels reach its
+ * holders through group `p.<package>`, the auto-granting sources' through group `auto`, and
+ * only manual grants are sealed into the user's own record. Pure: reconcile.ts writes.
  */
 
 /** Everything a reconcile resolves against, read once per reconcile. */
@@ -20,7 +19,7 @@ export interface Lineup {
   auto: Set<string>
 }
 
-const GLOB = /[*?]/
+export const GLOB = /[*?]/
 
 function globMatcher (glob: string): RegExp {
   return new RegExp('^' + glob.replace(/[.+^${}()|[\]\\-]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$')
@@ -83,72 +82,41 @@ export function dueGrants (ent: Entitlement, lineup: Lineup, resolved = new Map<
   return due
 }
 
-/** `record.wrapped` made to match what is due: kept, sealed when missing (and keyed), dropped when not due. */
-export function reconciledWrapped (record: UserRecord, due: Map<string, string[]>, keys: Record<string, string>): Record<string, string> {
-  const next: Record<string, string> = {}
-  for (const id of [...due.keys()].sort()) {
-    if (Object.hasOwn(record.wrapped, id)) next[id] = record.wrapped[id]!
-    else if (Object.hasOwn(keys, id)) next[id] = sealGrant(fromHex(keys[id]!, 32), fromHex(record.pub, 32))
-  }
-  return next
-}
-
-const sameKeys = (a: Record<string, string>, b: Record<string, string>) => {
-  const ka = Object.keys(a)
-  return ka.length === Object.keys(b).length && ka.every((k) => b[k] === a[k])
-}
-
-/** What a reconcile did. */
-export interface ReconcileReport { users: number; written: number; granted: number; removed: number }
+/** The group a package's channels are sealed through. */
+export const packageGroupId = (name: string): string => `p.${name}`
+/** The group of every auto-granting source's channels. */
+export const AUTO_GROUP = 'auto'
 
 /**
- * Reconciles `usernames` (every user when 'all') against the current lineup: one write per
- * changed user, none for an unchanged one.
+ * The groups `ent` holds: one per package it holds that exists (a name the catalog could not
+ * key is left out), and `auto` while any channel is auto-granted. An account that is not
+ * active holds none (it holds no grants at all).
  */
-export async function reconcileUsers (ctx: PanelCore, usernames: Iterable<string> | 'all', lineup?: Lineup): Promise<ReconcileReport> {
-  const l = lineup ?? await loadLineup(ctx)
-  const entitlements = await ctx.registries.entitlements.all()
-  const resolved = new Map<string, string[]>()
-  const report: ReconcileReport = { users: 0, written: 0, granted: 0, removed: 0 }
-  const one = async (username: string) => {
-    report.users++
-    await ctx.catalog.updateUser(username, (u) => {
-      if (!u) return undefined
-      const wrapped = reconciledWrapped(u, dueGrants(entitlementOf(entitlements, username, u), l, resolved), l.keys)
-      if (sameKeys(wrapped, u.wrapped)) return undefined
-      report.written++
-      report.granted += Object.keys(wrapped).filter((id) => !Object.hasOwn(u.wrapped, id)).length
-      report.removed += Object.keys(u.wrapped).filter((id) => !Object.hasOwn(wrapped, id)).length
-      return { ...u, wrapped }
-    })
+export function dueGroups (ent: Entitlement, lineup: Lineup, status: UserRecord['status'] = 'active'): string[] {
+  if (status !== 'active') return []
+  const out = new Set<string>()
+  for (const name of ent.packages) {
+    const id = packageGroupId(name)
+    if (Object.hasOwn(lineup.packages, name) && GROUP_ID_PATTERN.test(id)) out.add(id)
   }
-  if (usernames === 'all') {
-    const names: string[] = []
-    for await (const { username } of allUsers(ctx)) names.push(username)
-    for (const n of names) await one(n)
-  } else {
-    for (const n of new Set(usernames)) await one(n)
-  }
-  if (report.written > 0) ctx.activity.record({ event: 'grants.reconciled', count: report.written }, 'grants reconciled')
-  return report
-}
-
-/** Users holding any of `packages`. */
-export async function holdersOf (ctx: PanelCore, packages: readonly string[]): Promise<string[]> {
-  const wanted = new Set(packages)
-  return Object.entries(await ctx.registries.entitlements.all()).filter(([, e]) => e.packages.some((p) => wanted.has(p))).map(([u]) => u)
+  if (lineup.auto.size > 0) out.add(AUTO_GROUP)
+  return [...out].sort()
 }
 
 /**
- * After streams were added, re-categorized or removed: reconciles the holders of every package
- * whose resolution may have changed — those with a glob, category or source member, or naming
- * one of `ids`.
+ * Every group that exists now, with the channels its record must hold: each resolved channel
+ * that has a stream key (id → key hex). `resolved` caches package resolutions.
  */
-export async function reconcileForStreams (ctx: PanelCore, ids: readonly string[]): Promise<ReconcileReport | null> {
-  const packages = await ctx.registries.packages.all()
-  const touched = Object.entries(packages)
-    .filter(([, p]) => p.members.some((m) => m.startsWith('category:') || m.startsWith('source:') || GLOB.test(m) || ids.includes(m)))
-    .map(([name]) => name)
-  if (touched.length === 0) return null
-  return reconcileUsers(ctx, await holdersOf(ctx, touched))
+export function liveGroups (lineup: Lineup, resolved = new Map<string, string[]>()): Map<string, Map<string, string>> {
+  const keyed = (ids: Iterable<string>) => new Map([...ids].filter((id) => Object.hasOwn(lineup.keys, id)).sort().map((id) => [id, lineup.keys[id]!]))
+  const out = new Map<string, Map<string, string>>()
+  for (const [name, pkg] of Object.entries(lineup.packages)) {
+    const id = packageGroupId(name)
+    if (!GROUP_ID_PATTERN.test(id)) continue
+    let ids = resolved.get(name)
+    if (ids === undefined) { ids = resolveMembers(pkg.members, lineup.streams); resolved.set(name, ids) }
+    out.set(id, keyed(ids))
+  }
+  if (lineup.auto.size > 0) out.set(AUTO_GROUP, keyed(lineup.auto))
+  return out
 }

@@ -1,16 +1,20 @@
 import { z } from 'zod'
-import { fromHex, sealGrant } from '@arus/crypto'
 import type { PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
 import { parseStreamId, parseUsername } from './ids.js'
 import { allUsers } from './user-scan.js'
-import { dueGrants, entitlementOf, loadLineup, reconcileUsers } from './entitlements.js'
-import { modify } from './users.js'
+import { dueGrants, entitlementOf, loadLineup } from './entitlements.js'
+import { reconcileUsers } from './reconcile.js'
 import { StreamId } from '@arus/catalog'
 
-/** Grants: wrapped[streamId] = crypto_box_seal(streamKey, user.pub), materialized without the password. */
+/**
+ * Manual grants: wrapped[streamId] = crypto_box_seal(streamKey, user.pub), materialized without
+ * the password. Package and auto-granted channels reach users through grant groups instead
+ * (reconcile.ts); a manual grant is sealed into the user's own record even when a package also
+ * covers it, so taking the package away never touches it.
+ */
 
-/** A manual grant: sealed now, and recorded as manual so package edits never take it away. */
+/** A manual grant: sealed now (an active account), and recorded as manual so package edits never take it away. */
 export async function grant (ctx: PanelCore, username: string, streamId: string): Promise<{ changed: boolean }> {
   parseUsername(username)
   const id = parseStreamId(streamId)
@@ -25,13 +29,8 @@ export async function grant (ctx: PanelCore, username: string, streamId: string)
     users[username] = { ...cur, manual: [...cur.manual, id].sort() }
     return true
   })
-  let sealed = false
-  await modify(ctx, username, (u) => {
-    if (Object.hasOwn(u.wrapped, id)) return u
-    sealed = true
-    return { ...u, wrapped: { ...u.wrapped, [id]: sealGrant(fromHex(key, 32), fromHex(u.pub, 32)) } }
-  })
-  const changed = newManual || sealed
+  const report = await reconcileUsers(ctx, [username], { quiet: true })
+  const changed = newManual || report.written > 0
   if (changed) ctx.activity.record({ event: 'grant.added', username, streamId: id }, 'grant added')
   return { changed }
 }
@@ -53,27 +52,22 @@ export async function revoke (ctx: PanelCore, username: string, streamId: string
   const lineup = await loadLineup(ctx)
   const entitlements = await ctx.registries.entitlements.all()
   const coveredBy = (dueGrants(entitlementOf(entitlements, username, user), lineup).get(id) ?? []).filter((w) => w !== 'manual')
-  const report = await reconcileUsers(ctx, [username], lineup)
+  const report = await reconcileUsers(ctx, [username], { lineup })
   const changed = wasManual || report.written > 0
   if (changed) ctx.activity.record({ event: 'grant.removed', username, streamId: id }, 'grant removed')
   return { changed, stillGranted: coveredBy.length > 0, coveredBy }
 }
 
 /**
- * A stream's key changed (a register carried a new one): re-seal it for every holder so
- * existing grants keep working. Documented in docs/panel.md.
+ * A stream's key changed (a register carried a new one, already in the private registry):
+ * every group holding it gets the new entry (a stale group rotates first), and every manual
+ * holder's grant is sealed again, so existing grants keep working. Resolves the user records
+ * written. Documented in docs/panel.md.
  */
-export async function resealStream (ctx: PanelCore, streamId: string, keyHex: string): Promise<number> {
-  let n = 0
-  for await (const { username, record } of allUsers(ctx)) {
-    if (!Object.hasOwn(record.wrapped, streamId)) continue
-    await ctx.catalog.updateUser(username, (u) => {
-      if (!u || !Object.hasOwn(u.wrapped, streamId)) return undefined
-      n++
-      return { ...u, wrapped: { ...u.wrapped, [streamId]: sealGrant(fromHex(keyHex, 32), fromHex(u.pub, 32)) } }
-    })
-  }
-  return n
+export async function resealStream (ctx: PanelCore, streamId: string): Promise<number> {
+  const holders: string[] = []
+  for await (const { username, record } of allUsers(ctx)) if (Object.hasOwn(record.wrapped, streamId)) holders.push(username)
+  return (await reconcileUsers(ctx, holders, { resealed: [streamId] })).written
 }
 
 // --- schemas of these operations: the HTTP routes' request and reply, the CLI, the docs ---

@@ -2,7 +2,8 @@ import { z } from 'zod'
 import type { PanelContext, PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
 import type { PackageEntry } from '../registries.js'
-import { holdersOf, loadLineup, reconcileUsers, resolveMembers, type LineupCtx, type ReconcileReport } from './entitlements.js'
+import { loadLineup, resolveMembers, type LineupCtx } from './entitlements.js'
+import { holdersOf, reconcileUsers, type ReconcileReport } from './reconcile.js'
 import { parseUsername } from './ids.js'
 
 /**
@@ -112,8 +113,11 @@ export async function deletePackageEntry (ctx: PackageRegistryCtx, name: string)
   return holders
 }
 
+/** Adds a package; its grant group's record is written at once (no holder yet, so no user record). */
 export async function addPackage (ctx: PanelCore, input: z.input<typeof AddPackageBody>): Promise<PackageView> {
-  return getPackage(ctx, (await writeNewPackage(ctx, input)).name)
+  const { name } = await writeNewPackage(ctx, input)
+  await reconcileUsers(ctx, [])
+  return getPackage(ctx, name)
 }
 
 /** Edits a package; a member change reaches every holder before this resolves. */

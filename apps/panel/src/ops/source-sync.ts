@@ -5,7 +5,7 @@ import { PanelError } from '../errors.js'
 import type { SourceEntry, SourceState } from '../registries.js'
 import { FeedParseError, parseFeed, type FeedEntry } from '../sources/parse.js'
 import { PullError, pullFeed, redactUrl } from '../sources/pull.js'
-import { reconcileForStreams, reconcileUsers } from './entitlements.js'
+import { reconcileForStreams, reconcileUsers } from './reconcile.js'
 import { EMPTY_SOURCE_STATE, mustSource, ownedBySource, type SyncReport } from './sources.js'
 import { newStreamRecord } from './stream-meta.js'
 import { purgeStreams } from './streams.js'
@@ -72,7 +72,7 @@ function shownMessage (err: unknown): string {
 async function autoGrant (ctx: PanelCore, source: SourceEntry, added: readonly string[], changed: boolean): Promise<number> {
   if (source.autoGrant) return (await reconcileUsers(ctx, 'all')).granted
   // Otherwise only package holders can gain or lose them (removed channels left every user in purgeStreams).
-  return changed ? (await reconcileForStreams(ctx, added))?.granted ?? 0 : 0
+  return changed ? (await reconcileForStreams(ctx, added)).granted : 0
 }
 
 async function pullAndApply (ctx: PanelCore, name: string, source: SourceEntry, state: SourceState, report: SyncReport): Promise<string | null> {

@@ -3,7 +3,7 @@ import { ArtRef, HttpsUrl, type StreamRecord } from '@arus/catalog'
 import { fromHex, toHex } from '@arus/crypto'
 import type { PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
-import { reconcileForStreams } from './entitlements.js'
+import { reconcileForStreams } from './reconcile.js'
 import { Hex32, Label, Order, parseStreamId } from './ids.js'
 
 /** Stream record construction and the admin metadata patch (spec 1 "Catalog record" rules 3-4). */

@@ -5,7 +5,7 @@ import type { PanelContext, PanelCore } from '../context.js'
 import { PanelError } from '../errors.js'
 import { purgeUnusedArt } from './assets.js'
 import { Hex32, Label, Order, parseStreamId } from './ids.js'
-import { reconcileForStreams } from './entitlements.js'
+import { reconcileForStreams, reconcileUsers } from './reconcile.js'
 import { applyMeta, newStreamRecord } from './stream-meta.js'
 import { allUsers } from './user-scan.js'
 
@@ -69,19 +69,15 @@ export async function purgeStream (ctx: PanelCore, id: string): Promise<void> {
 
 /**
  * {@link purgeStream} for many ids at once (a source's channels): one scan of the users, one
- * catalog batch, one write of each private file — not one of each per id.
+ * catalog batch, one write of each private file — not one of each per id. The ids leave every
+ * group record and every manual holder's record in one reconcile, after their keys are gone (a
+ * re-added id gets a fresh key: spec 1 "Catalog record" rule 5).
  */
 export async function purgeStreams (ctx: PanelCore, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return
   const gone = new Set(ids)
-  for await (const { username, record: u } of allUsers(ctx)) {
-    if (!Object.keys(u.wrapped).some((k) => gone.has(k))) continue
-    await ctx.catalog.updateUser(username, (cur) => {
-      if (!cur) return undefined
-      const wrapped = Object.fromEntries(Object.entries(cur.wrapped).filter(([k]) => !gone.has(k)))
-      return Object.keys(wrapped).length === Object.keys(cur.wrapped).length ? undefined : { ...cur, wrapped }
-    })
-  }
+  const holders: string[] = []
+  for await (const { username, record: u } of allUsers(ctx)) if (Object.keys(u.wrapped).some((k) => gone.has(k))) holders.push(username)
   const art: string[] = []
   await ctx.catalog.batch(async (b) => {
     for (const id of gone) {
@@ -92,6 +88,8 @@ export async function purgeStreams (ctx: PanelCore, ids: readonly string[]): Pro
     }
   })
   await ctx.registries.streamKeys.update((k) => { for (const id of gone) delete k[id] })
+  // Before the provenance loses the ids: a record from before packages gets its provenance from its grants.
+  await reconcileUsers(ctx, holders)
   await ctx.registries.entitlements.update((users) => {
     for (const [u, e] of Object.entries(users)) if (e.manual.some((m) => gone.has(m))) users[u] = { ...e, manual: e.manual.filter((m) => !gone.has(m)) }
   })

@@ -1,12 +1,15 @@
 import { z } from 'zod'
-import { Username, type UserRecord } from '@arus/catalog'
+import { Username, type GroupRecord, type UserRecord } from '@arus/catalog'
 import type { PanelContext, PanelCore } from '../context.js'
-import { deriveAccountSecrets, sealGrants } from '../account-keys.js'
+import { deriveAccountSecrets } from '../account-keys.js'
 import { PanelError } from '../errors.js'
 import type { Entitlement } from '../registries.js'
-import { dueGrants, entitlementOf, loadLineup, reconciledWrapped } from './entitlements.js'
+import { entitlementOf } from './entitlements.js'
+import { withGrantLock } from './grant-lock.js'
 import { parseUsername, Password } from './ids.js'
+import { grantedIds } from './materialize.js'
 import { defaultPackages } from './packages.js'
+import { markStale, reconcileUsers } from './reconcile.js'
 
 /** Admin operations on viewer accounts (spec 1 "Users" routes and Admin CLI). Shared by CLI and HTTP. */
 
@@ -16,16 +19,21 @@ import { defaultPackages } from './packages.js'
  */
 export type UserSummary = z.infer<typeof UserView>
 
-/** `entitlements` is the whole provenance registry: without it every grant would look manual and no package held. */
-export function summarizeUser (username: string, u: UserRecord, entitlements: Record<string, Entitlement>): UserSummary {
+/**
+ * `entitlements` is the whole provenance registry: without it every grant would look manual and
+ * no package held. `groups` holds the group records the user's record names (issue 43): its
+ * grants are its own sealed ones and the channels of each held group of the held generation.
+ */
+export function summarizeUser (username: string, u: UserRecord, entitlements: Record<string, Entitlement>, groups: ReadonlyMap<string, GroupRecord | null>): UserSummary {
   const ent = entitlementOf(entitlements, username, u)
+  const grants = grantedIds(u, groups)
   return {
     username,
     status: u.status,
     tokenVersion: u.tokenVersion,
     maxDevices: u.maxDevices,
     devices: u.devices,
-    grants: Object.keys(u.wrapped).sort(),
+    grants: [...grants].sort(),
     manualGrants: ent.manual.filter((id) => Object.hasOwn(u.wrapped, id)),
     packages: ent.packages,
     pub: u.pub,
@@ -33,9 +41,16 @@ export function summarizeUser (username: string, u: UserRecord, entitlements: Re
   }
 }
 
-/** {@link summarizeUser} with the user's provenance read from the registry. */
+/** The group records `records` name, each read once. */
+export async function groupRecordsOf (catalog: Pick<PanelCore['catalog'], 'getGroup'>, records: Iterable<UserRecord>): Promise<Map<string, GroupRecord | null>> {
+  const out = new Map<string, GroupRecord | null>()
+  for (const r of records) for (const id of Object.keys(r.groups ?? {})) if (!out.has(id)) out.set(id, await catalog.getGroup(id))
+  return out
+}
+
+/** {@link summarizeUser} with the user's provenance and groups read. */
 async function summary (ctx: PanelCore, username: string, u: UserRecord): Promise<UserSummary> {
-  return summarizeUser(username, u, await ctx.registries.entitlements.all())
+  return summarizeUser(username, u, await ctx.registries.entitlements.all(), await groupRecordsOf(ctx.catalog, [u]))
 }
 
 async function mustGet (ctx: PanelCore, username: string): Promise<UserRecord> {
@@ -45,25 +60,19 @@ async function mustGet (ctx: PanelCore, username: string): Promise<UserRecord> {
 }
 
 /**
- * Creates a user holding the default packages (and the channels of auto-granting sources),
- * its grants sealed in the same single write.
+ * Creates a user holding the default packages (and the channels of auto-granting sources):
+ * one write of its record, its groups sealed in it (issue 43 layout).
  */
 export async function createUser (ctx: PanelCore, input: { username: string; password: string }): Promise<UserSummary> {
   const username = parseUsername(input.username)
   if (await ctx.catalog.getUser(username)) throw PanelError.exists(`user "${username}"`)
   const secrets = await deriveAccountSecrets(ctx, username, input.password)
   const ent: Entitlement = { packages: await defaultPackages(ctx), manual: [] }
-  const lineup = await loadLineup(ctx)
   await ctx.registries.entitlements.update((users) => { users[username] = ent })
-  let created: UserRecord | null = null
-  await ctx.catalog.updateUser(username, (current) => {
-    if (current) throw PanelError.exists(`user "${username}"`)
-    const base: UserRecord = { v: 1, ...secrets, wrapped: {}, devices: [], tokenVersion: 0, maxDevices: ctx.settings.defaultMaxDevices, status: 'active' }
-    created = { ...base, wrapped: reconciledWrapped(base, dueGrants(ent, lineup), lineup.keys) }
-    return created
-  })
+  const record: UserRecord = { v: 1, ...secrets, wrapped: {}, groups: {}, devices: [], tokenVersion: 0, maxDevices: ctx.settings.defaultMaxDevices, status: 'active' }
+  await reconcileUsers(ctx, [], { create: [{ username, record }], quiet: true })
   ctx.activity.record({ event: 'user.created', username, count: ent.packages.length }, 'user created')
-  return summary(ctx, username, created!)
+  return summary(ctx, username, await mustGet(ctx, username))
 }
 
 export async function getUser (ctx: PanelCore, username: string): Promise<UserSummary> {
@@ -73,7 +82,8 @@ export async function getUser (ctx: PanelCore, username: string): Promise<UserSu
 export async function listUsers (ctx: PanelCore, q: { prefix?: string; after?: string; limit?: number } = {}): Promise<{ users: UserSummary[]; next: string | null }> {
   const page = await ctx.catalog.listUsers(q)
   const entitlements = await ctx.registries.entitlements.all()
-  return { users: page.users.map(({ username, record }) => summarizeUser(username, record, entitlements)), next: page.next }
+  const groups = await groupRecordsOf(ctx.catalog, page.users.map((u) => u.record))
+  return { users: page.users.map(({ username, record }) => summarizeUser(username, record, entitlements, groups)), next: page.next }
 }
 
 /**
@@ -99,33 +109,42 @@ export async function deleteUser (ctx: PanelContext, username: string): Promise<
   await purgeUser(ctx, username)
 }
 
-/** Deletes a user without a snapshot (a restore's removeExtra: the pre-restore snapshot covers it). */
+/**
+ * Deletes a user without a snapshot (a restore's removeExtra: the pre-restore snapshot covers
+ * it). The groups it held are marked stale: it keeps their keys, so the next channel they gain
+ * comes under a new generation.
+ */
 export async function purgeUser (ctx: PanelCore, username: string): Promise<void> {
-  await ctx.catalog.deleteUser(username)
+  await withGrantLock(ctx, async () => {
+    const record = await ctx.catalog.getUser(username)
+    await markStale(ctx, Object.keys(record?.groups ?? {}))
+    await ctx.catalog.deleteUser(username)
+  })
   await ctx.registries.entitlements.update((users) => { delete users[username] })
   ctx.activity.record({ event: 'user.deleted', username }, 'user deleted')
 }
 
-/** Rotates the password: new verifier and keypair, grants re-sealed to the new key, every session ended. */
+/** Rotates the password: new verifier and keypair, grants re-sealed to the new key in the same write, every session ended. */
 export async function setPassword (ctx: PanelCore, username: string, password: string): Promise<UserSummary> {
   await mustGet(ctx, username)
   const secrets = await deriveAccountSecrets(ctx, username, password)
-  const keys = await ctx.registries.streamKeys.all()
-  const out = await summary(ctx, username, await modify(ctx, username, (u) => ({
-    ...u,
-    ...secrets,
-    wrapped: sealGrants(keys, secrets.pub, Object.keys(u.wrapped)),
-    tokenVersion: u.tokenVersion + 1
-  })))
+  await reconcileUsers(ctx, [username], { edit: { username, apply: (u) => ({ ...u, ...secrets, tokenVersion: u.tokenVersion + 1 }) }, quiet: true })
   ctx.activity.record({ event: 'user.password', username }, 'user password rotated')
-  return out
+  return getUser(ctx, username)
 }
 
+/**
+ * Enables or disables an account. A disabled account holds no grants at all (its groups and
+ * manual grants leave its record in the same write, and its groups are marked stale); enabling
+ * it seals them again from its provenance.
+ */
 export async function setStatus (ctx: PanelCore, username: string, status: 'active' | 'disabled'): Promise<UserSummary> {
   if (status !== 'active' && status !== 'disabled') throw PanelError.invalid('status must be active or disabled')
-  const out = await summary(ctx, username, await modify(ctx, username, (u) => u.status === status ? u : { ...u, status, tokenVersion: status === 'disabled' ? u.tokenVersion + 1 : u.tokenVersion }))
+  await mustGet(ctx, username)
+  const apply = (u: UserRecord): UserRecord => u.status === status ? u : { ...u, status, tokenVersion: status === 'disabled' ? u.tokenVersion + 1 : u.tokenVersion }
+  await reconcileUsers(ctx, [username], { edit: { username, apply }, quiet: true })
   ctx.activity.record({ event: 'user.status', username, status }, 'user status set')
-  return out
+  return getUser(ctx, username)
 }
 
 export async function setMaxDevices (ctx: PanelCore, username: string, maxDevices: number): Promise<UserSummary> {

@@ -2,7 +2,7 @@ import type { StreamRecord } from '@arus/catalog'
 import { fromHex, verify } from '@arus/crypto'
 import { parseRegisterPayload, type RegisterPayload, type RpcErrorBody, type RpcReply, type RpcRequest } from '@arus/rpc'
 import type { PanelContext } from '../context.js'
-import { reconcileForStreams } from '../ops/entitlements.js'
+import { reconcileForStreams } from '../ops/reconcile.js'
 import { resealStream } from '../ops/grants.js'
 import { scopeMatches } from '../ops/publishers.js'
 import { newStreamRecord } from '../ops/stream-meta.js'
@@ -75,7 +75,7 @@ export function createRegisterHandler (ctx: PanelContext, deps: RegisterDeps) {
     const stored = await ctx.registries.streamKeys.get(p.streamId)
     if (stored !== p.key) {
       await ctx.registries.streamKeys.update((keys) => { keys[p.streamId] = p.key })
-      if (stored !== null) await resealStream(ctx, p.streamId, p.key)
+      if (stored !== null) await resealStream(ctx, p.streamId)
     }
     // A new channel, or one that changed category, may join packages: their holders get it now.
     if (stored === null || categoryBefore !== r.category.join('\n')) await reconcileForStreams(ctx, [p.streamId])
