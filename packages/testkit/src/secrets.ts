@@ -28,6 +28,7 @@ export const SECRET_KINDS: readonly SecretKind[] = [
   { kind: 'legacy publisher key', daemon: 'panel', read: (d) => [json(join(d, 'private/identity.json'))?.legacyPublisherSecretKey] },
   { kind: 'reports salt', daemon: 'panel', read: (d) => [json(join(d, 'private/identity.json'))?.reportsSalt] },
   { kind: 'stream key', daemon: 'panel', read: (d) => values<string>(json(join(d, 'private/stream-keys.json'))?.keys) },
+  { kind: 'grant group key', daemon: 'panel', read: (d) => values<{ key: string }>(json(join(d, 'private/group-keys.json'))?.groups).map((g) => g.key) },
   { kind: 'admin verifier', daemon: 'any', read: (d) => values<{ verifier: string }>(json(join(d, 'private/admins.json'))?.admins).map((a) => a.verifier) },
   { kind: 'admin salt', daemon: 'any', read: (d) => values<{ salt: string }>(json(join(d, 'private/admins.json'))?.admins).map((a) => a.salt) },
   { kind: 'control signing key', daemon: 'broadcaster', read: (d) => [json(join(d, 'private/control-key.json'))?.secretKey] },
@@ -49,8 +50,8 @@ export const SECRET_KINDS: readonly SecretKind[] = [
       if (!existsSync(dir)) return []
       return readdirSync(dir).filter((f) => f.endsWith('.json')).flatMap((f) => {
         const users = json(join(dir, f))?.sections?.users?.data ?? json(join(dir, f))?.sections?.users ?? {}
-        return values<{ verifier: string; salt: string; encPriv: string; wrapped: Record<string, string> }>(users)
-          .flatMap((u) => [u.verifier, u.salt, u.encPriv, ...values(u.wrapped)])
+        return values<{ verifier: string; salt: string; encPriv: string; wrapped: Record<string, string>; groups?: Record<string, { key: string }> }>(users)
+          .flatMap((u) => [u.verifier, u.salt, u.encPriv, ...values(u.wrapped), ...values(u.groups).map((g) => g.key)])
       })
     }
   }
