@@ -222,7 +222,7 @@ export const UserView = z.object({
   tokenVersion: z.number(),
   maxDevices: z.number(),
   devices: z.array(DeviceView),
-  grants: z.array(z.string()).describe('Stream ids sealed to the user'),
+  grants: z.array(z.string()).describe('Stream ids granted: the manual grants and the channels of the grant groups held (none while disabled)'),
   manualGrants: z.array(z.string()).describe('Grants given by hand (a user from before packages: every grant)'),
   packages: z.array(z.string()).describe('Package names the user holds'),
   pub: z.string().describe('The user X25519 public key (hex)'),
