@@ -45,6 +45,8 @@ const UNSHAPED = process.argv.includes('--unshaped')
 /** `--all-client-only`: every viewer uploads nothing (a diagnostic: only the origin and a repeater serve; not written to the doc). */
 const ALL_CLIENT_ONLY = process.argv.includes('--all-client-only')
 const TIMELINE = process.argv.includes('--timeline')
+/** `--panel-box=dht`: the panel on the DHT's box at the core (a fat link) instead of the origin's (a diagnostic). */
+const PANEL_BOX = flag('panel-box') === 'dht' ? 'dht' : 'origin'
 /** `--rep-env=K=V,K=V`: extra repeater environment (e.g. PANEL_DATA=true,ANNOUNCE=true). */
 const REP_ENV: Record<string, string> = Object.fromEntries((flag('rep-env') ?? '').split(',').filter((kv) => kv.includes('=')).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]))
 /** `--bc-env=K=V,K=V`: extra broadcaster environment (a shaping experiment; not written to the doc). */
@@ -178,7 +180,8 @@ async function runSize (n: number, withRepeater = false): Promise<RunResult> {
   try {
     const origin = lab.plan.origin.ns
     const expose = async (url: string): Promise<string> => lab.expose(origin, Number(new URL(url).port))
-    panel = await startPanel(ctx, { testnet: lab.bootstrap, users: slots.map((s) => s.user), netns: origin, exposeUrl: expose, env: { DEFAULT_MAX_DEVICES: '100' }, logs: join(lab.dir, 'logs') })
+    const panelNs = PANEL_BOX === 'dht' ? lab.plan.dht.ns : origin
+    panel = await startPanel(ctx, { testnet: lab.bootstrap, users: slots.map((s) => s.user), netns: panelNs, exposeUrl: async (url: string) => lab.expose(panelNs, Number(new URL(url).port)), env: { DEFAULT_MAX_DEVICES: '100' }, logs: join(lab.dir, 'logs') })
     if (withRepeater) {
       const repNs = lab.plan.repeater!.ns
       rep = await startRepeater(ctx, { panel, netns: repNs, env: REP_ENV, exposeUrl: async (url) => lab.expose(repNs, Number(new URL(url).port)), logs: join(lab.dir, 'logs') })
@@ -424,7 +427,7 @@ for (const n of SIZES) {
 const machine = { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', loadavg: loadavg() }
 await mkdir(join(root, 'bench-results'), { recursive: true })
 const file = join(root, 'bench-results', `swarm-${started.toISOString().replace(/[:.]/g, '-')}.json`)
-await writeFile(file, JSON.stringify({ started, scenario: SCENARIO_REPEATER ? 'repeater' : null, originUpMbit: ORIGIN_UP, warmDial: WARM_DIAL, unshaped: UNSHAPED, bcEnv: BC_ENV, repEnv: REP_ENV, sizes: SIZES, windowS: WINDOW_S, warmupS: WARMUP_S, perDevice: PER_DEVICE, seed: SEED, uplinks: UPLINKS, churn: { watchMeanS: CHURN_WATCH_S, gapMeanS: CHURN_GAP_S }, machine, runs }, null, 2))
+await writeFile(file, JSON.stringify({ started, scenario: SCENARIO_REPEATER ? 'repeater' : null, originUpMbit: ORIGIN_UP, warmDial: WARM_DIAL, unshaped: UNSHAPED, bcEnv: BC_ENV, repEnv: REP_ENV, panelBox: PANEL_BOX, sizes: SIZES, windowS: WINDOW_S, warmupS: WARMUP_S, perDevice: PER_DEVICE, seed: SEED, uplinks: UPLINKS, churn: { watchMeanS: CHURN_WATCH_S, gapMeanS: CHURN_GAP_S }, machine, runs }, null, 2))
 const body = [
   `${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine.cpus} cores; ${SIZES.join(' and ')} viewers, ${WARMUP_S} s warm-up, ${WINDOW_S} s window each, warm dial ${WARM_DIAL ? 'on' : 'off'}; a 1 Mbit/s channel (640×360, ${SEGMENT_S} s segments). Result: \`${file.slice(root.length)}\`.`,
   '',
