@@ -52,7 +52,7 @@ export interface ReconcileInit {
 
 /**
  * Reconciles the groups, then `usernames` (every user when 'all'). A generation change (a
- * rotation, a group gone) reconciles every user, in one batch with the group records.
+ * rotation) reconciles every user, in one batch with the group records.
  */
 export async function reconcileUsers (ctx: PanelCore, usernames: Iterable<string> | 'all', init: ReconcileInit = {}): Promise<ReconcileReport> {
   return withGrantLock(ctx, () => reconcile(ctx, usernames, init))
@@ -155,7 +155,7 @@ interface GroupsPlan {
   /** Groups whose record goes (their package was deleted, or nothing is auto-granted any more). */
   gone: string[]
   rotated: string[]
-  /** Some generation changed or a group went: every holder must be reconciled. */
+  /** Some generation changed: every holder must be reconciled. */
   regenerated: boolean
 }
 
@@ -176,7 +176,9 @@ async function planGroups (ctx: PanelCore, lineup: Lineup, leaves: ReadonlySet<s
     const wanted = live.get(id)
     if (wanted === undefined) {
       // Gone: the record goes, the entry stays as a stale tombstone (a generation is never reused).
-      if (record !== null) { out.gone.push(id); out.regenerated = true }
+      // Records still naming it grant nothing from it and drop it at their next reconcile (a
+      // deleted package's holders are reconciled by the deletion itself).
+      if (record !== null) out.gone.push(id)
       if (entry !== undefined) next[id] = { ...entry, stale: true }
       continue
     }
