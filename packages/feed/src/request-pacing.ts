@@ -103,9 +103,11 @@ export function paceRequests (core: Hypercore, init: RequestPacingInit = {}): Re
     let best: PeerState | null = null
     let bestEst = Infinity
     for (const st of states.values()) {
+      // hypercore asks every peer's limit on each scheduling pass: peers not answering (most of
+      // a repeater's, its viewers) are passed over before their estimate is computed.
+      if (now - st.answeredAt > ANSWERING_MS) continue
       const e = st.estimateNow()
-      if (e === null || now - st.answeredAt > ANSWERING_MS) continue
-      if (e < bestEst) { best = st; bestEst = e }
+      if (e !== null && e < bestEst) { best = st; bestEst = e }
     }
     return best
   }
